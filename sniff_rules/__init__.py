@@ -1,0 +1,82 @@
+"""sniff_rules: the reference rules of American Sniff, a Fives-family domino game.
+
+Immutable values and pure functions for a whole match: deal and opener
+lot, placement with the Sniff geometry, the end count and play points,
+drawing, passing, blocking, settlement and the match end. Rule ids in
+docstrings and errors refer to ``specs/rules.md``.
+
+>>> from sniff_rules import Rules, new_match, legal_moves, apply
+>>> state = new_match(Rules.standard(3), seed=42)
+>>> state = apply(state, legal_moves(state)[0])
+>>> state.layout.end_count >= 0
+True
+"""
+
+from sniff_rules.errors import (
+    IllegalMoveError,
+    InvalidRulesError,
+    InvalidStateError,
+    InvalidTileError,
+    NotationError,
+    SniffError,
+)
+from sniff_rules.layout import (
+    AttachmentPoint,
+    Connection,
+    Contribution,
+    Layout,
+    Placement,
+    Port,
+    recount_end,
+)
+from sniff_rules.moves import Draw, Move, Pass, Place, apply, legal_moves
+from sniff_rules.randomness import RandomSource, SplitMix64, draw_lot, shuffled
+from sniff_rules.rules import Rules, Seat, Side
+from sniff_rules.scoring import PlayScore, Settlement, play_points, round_to_five, score_play, settle_round
+from sniff_rules.state import Phase, RoundResult, State, new_match, next_round
+from sniff_rules.tiles import DOUBLE_SIX, Pip, Tile
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DOUBLE_SIX",
+    "AttachmentPoint",
+    "Connection",
+    "Contribution",
+    "Draw",
+    "IllegalMoveError",
+    "InvalidRulesError",
+    "InvalidStateError",
+    "InvalidTileError",
+    "Layout",
+    "Move",
+    "NotationError",
+    "Pass",
+    "Phase",
+    "Pip",
+    "Place",
+    "Placement",
+    "PlayScore",
+    "Port",
+    "RandomSource",
+    "RoundResult",
+    "Rules",
+    "Seat",
+    "Settlement",
+    "Side",
+    "SniffError",
+    "SplitMix64",
+    "State",
+    "Tile",
+    "apply",
+    "draw_lot",
+    "legal_moves",
+    "new_match",
+    "next_round",
+    "play_points",
+    "recount_end",
+    "round_to_five",
+    "score_play",
+    "settle_round",
+    "shuffled",
+]

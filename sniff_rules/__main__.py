@@ -1,0 +1,7 @@
+"""``python -m sniff_rules``: the same as the ``sniff-rules`` command."""
+
+import sys
+
+from sniff_rules.cli import main
+
+sys.exit(main())

@@ -1,0 +1,51 @@
+"""Simple players for demos, tests and benchmarks; they use the core only.
+
+A bot is a pure function from a state (and a random source, for the
+random one) to a move; it sees the whole state, so it is for simulation,
+not for fair play against people.
+"""
+
+from __future__ import annotations
+
+from sniff_rules.moves import Move, Place, apply, legal_moves
+from sniff_rules.randomness import RandomSource
+from sniff_rules.scoring import play_points
+from sniff_rules.state import Phase, State, next_round
+
+
+def random_move(state: State, source: RandomSource) -> tuple[Move, RandomSource]:
+    """A uniformly random legal move and the advanced source."""
+    moves = legal_moves(state)
+    if not moves:
+        raise ValueError(f"no legal move: the state is {state.phase.value}")
+    choice, source = source.below(len(moves))
+    return moves[choice], source
+
+
+def greedy_move(state: State) -> Move:
+    """The legal move scoring the most points now; ties go to the heaviest tile,
+    then to the first listed (shedding pips lowers the settlement)."""
+    moves = legal_moves(state)
+    if not moves:
+        raise ValueError(f"no legal move: the state is {state.phase.value}")
+    best = moves[0]
+    best_key = (-1, -1)
+    for move in moves:
+        if type(move) is not Place:
+            return move
+        after = apply(state, move)
+        key = (play_points(after.layout.end_count), move.tile.pips)
+        if key > best_key:
+            best, best_key = move, key
+    return best
+
+
+def play_out(state: State, source: RandomSource) -> tuple[State, RandomSource]:
+    """Play random moves (dealing new rounds as needed) until the match ends."""
+    while state.phase is not Phase.MATCH_OVER:
+        if state.phase is Phase.ROUND_OVER:
+            state = next_round(state)
+            continue
+        move, source = random_move(state, source)
+        state = apply(state, move)
+    return state, source

@@ -1,0 +1,395 @@
+"""The layout on the table: the Sniff geometry and the end count.
+
+The seed's own vocabulary: a non-double has a **lower end** and a **higher
+end**; a double, played crosswise, has **chain sides A and B** (side A is
+the one attached to the line, PLACE-2); the Sniff also has **arms A and
+B** (SNIFF-1). An :class:`AttachmentPoint` is a (tile, port) pair where a tile may
+be attached. Where a tile may be attached and what is scored are different
+things (COUNT-1..4), so the layout keeps both: the open points, and the end
+count updated incrementally with each placement.
+
+Point ids: ``tile index * 6 + port``; sorting them sorts by tile, then port.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import ClassVar, Final, TypeAlias
+
+import attrs
+
+from sniff_rules.errors import IllegalMoveError
+from sniff_rules.tiles import (
+    DOUBLE_SIX,
+    HIGH_PIP,
+    IS_DOUBLE,
+    LOW_PIP,
+    TILE_COUNT,
+    Pip,
+    Tile,
+    TileIndex,
+)
+
+PointId: TypeAlias = int
+"""``tile index * 6 + port``: an attachment point as one small int."""
+
+
+class Port(enum.IntEnum):
+    """Where on a tile something may attach."""
+
+    LOW = 0
+    """A non-double's lower end."""
+    HIGH = 1
+    """A non-double's higher end."""
+    CHAIN_A = 2
+    """A double's long side that joins the line (either side of a lone lead)."""
+    CHAIN_B = 3
+    """A double's other long side."""
+    ARM_A = 4
+    """The Sniff's first side arm."""
+    ARM_B = 5
+    """The Sniff's second side arm."""
+
+    def __repr__(self) -> str:
+        return f"Port.{self.name}"
+
+    @property
+    def label(self) -> str:
+        """The seed's name for the port: ``low``, ``high``, ``chain-a`` ..."""
+        return self.name.lower().replace("_", "-")
+
+
+PORTS: Final = 6
+_LOW, _HIGH, _CHAIN_A, _CHAIN_B, _ARM_A, _ARM_B = range(PORTS)
+
+
+def _port_value(tile: Tile, port: Port) -> Pip:
+    return tile.high if port is Port.HIGH else tile.low
+
+
+@attrs.frozen(repr=False)
+class AttachmentPoint:
+    """A port of a tile on the table, e.g. the higher end of [1|4].
+
+    >>> AttachmentPoint(Tile(1, 4), Port.HIGH)
+    AttachmentPoint(Tile(1, 4), Port.HIGH)
+    >>> str(AttachmentPoint(Tile(1, 1), Port.ARM_A)), AttachmentPoint(Tile(1, 4), Port.HIGH).value
+    ('[1|1].arm-a', 4)
+    """
+
+    tile: Tile
+    port: Port = attrs.field(converter=Port)
+
+    @port.validator
+    def _check_port(self, _attribute: object, port: Port) -> None:
+        if self.tile.is_double == (port <= Port.HIGH):
+            kind = "double" if self.tile.is_double else "non-double"
+            raise IllegalMoveError("PLACE-2", f"a {kind} like {self.tile} has no {port.label} port")
+
+    @classmethod
+    def from_id(cls, point_id: PointId) -> AttachmentPoint:
+        """The point with this id (see :data:`PointId`)."""
+        return POINTS[point_id]
+
+    @property
+    def id(self) -> PointId:
+        """This point as one int, ``tile.index * 6 + port``."""
+        return self.tile.index * PORTS + self.port
+
+    @property
+    def value(self) -> Pip:
+        """The pips a tile must show to attach here."""
+        return _port_value(self.tile, self.port)
+
+    def __str__(self) -> str:
+        return f"{self.tile}.{self.port.label}"
+
+    def __repr__(self) -> str:
+        return f"AttachmentPoint({self.tile!r}, {self.port!r})"
+
+
+def _make_points() -> tuple[AttachmentPoint | None, ...]:
+    table: list[AttachmentPoint | None] = []
+    for tile in DOUBLE_SIX:
+        for port in Port:
+            table.append(None if tile.is_double == (port <= Port.HIGH) else AttachmentPoint(tile, port))
+    return tuple(table)
+
+
+_POINT_OR_NONE: Final = _make_points()
+POINTS: Final[tuple[AttachmentPoint, ...]] = tuple(
+    point if point is not None else AttachmentPoint(Tile(0, 1), Port.LOW) for point in _POINT_OR_NONE
+)
+"""Every point by id; ids of ports a tile does not have hold a placeholder
+and never occur in a layout."""
+POINT_VALUE: Final[tuple[int, ...]] = tuple(
+    _port_value(DOUBLE_SIX[pid // PORTS], Port(pid % PORTS)) for pid in range(TILE_COUNT * PORTS)
+)
+VALID_POINT_IDS: Final = frozenset(pid for pid, p in enumerate(_POINT_OR_NONE) if p is not None)
+
+
+@attrs.frozen(repr=False)
+class Placement:
+    """One tile put on the table: on ``target``, or as the lead when None."""
+
+    tile: Tile
+    target: AttachmentPoint | None
+
+    def __repr__(self) -> str:
+        return f"Placement({self.tile!r}, {self.target!r})"
+
+    def __str__(self) -> str:
+        return f"{self.tile}" if self.target is None else f"{self.tile}>{self.target}"
+
+
+@attrs.frozen
+class Contribution:
+    """One scored term of the end count: a tile and what it adds (COUNT-1..4)."""
+
+    tile: Tile
+    value: int
+
+    def __str__(self) -> str:
+        return f"{self.tile}: {self.value}"
+
+
+@attrs.frozen
+class Connection:
+    """Two ports joined on the table, as the seed lists them."""
+
+    existing: AttachmentPoint
+    placed: AttachmentPoint
+
+    def __str__(self) -> str:
+        return f"{self.existing} - {self.placed}"
+
+
+@attrs.frozen
+class Layout:
+    """Everything on the table, kept so each placement costs O(open points).
+
+    ``open_point_ids`` is sorted; ``end_count`` is the sum of the scored
+    contributions (COUNT-1..4); ``sniff`` is the tile index of the Sniff, or
+    -1 before any double is played (SNIFF-1).
+
+    >>> layout = Layout.EMPTY.place(Tile(5, 5), None)
+    >>> layout = layout.place(Tile(2, 5), AttachmentPoint(Tile(5, 5), Port.CHAIN_A))
+    >>> layout = layout.place(Tile(3, 5), AttachmentPoint(Tile(5, 5), Port.CHAIN_B))
+    >>> layout.end_count, [str(c) for c in layout.contributions]
+    (15, ['[2|5]: 2', '[3|5]: 3', '[5|5]: 5', '[5|5]: 5'])
+    """
+
+    placements: tuple[Placement, ...] = ()
+    open_point_ids: tuple[PointId, ...] = ()
+    end_count: int = 0
+    sniff: TileIndex = -1
+    placed_mask: int = 0
+
+    EMPTY: ClassVar[Layout]
+
+    @property
+    def open_points(self) -> tuple[AttachmentPoint, ...]:
+        """Where a tile may attach now, sorted by tile then port."""
+        return tuple(POINTS[pid] for pid in self.open_point_ids)
+
+    @property
+    def sniff_tile(self) -> Tile | None:
+        """The Sniff, once a double has been played (SNIFF-1)."""
+        return None if self.sniff < 0 else DOUBLE_SIX[self.sniff]
+
+    @property
+    def is_empty(self) -> bool:
+        """Nothing played yet: the next placement is the lead (OPEN-3)."""
+        return not self.placements
+
+    @property
+    def contributions(self) -> tuple[Contribution, ...]:
+        """The scored terms of :attr:`end_count`, in point order (COUNT-1..4).
+
+        A double with an open long side counts both halves once, however
+        many of its long sides are open (COUNT-2).
+        """
+        terms: list[Contribution] = []
+        counted_doubles: set[int] = set()
+        for pid in self.open_point_ids:
+            index, port = divmod(pid, PORTS)
+            tile = DOUBLE_SIX[index]
+            if port in (_CHAIN_A, _CHAIN_B):
+                if index not in counted_doubles:
+                    counted_doubles.add(index)
+                    terms.append(Contribution(tile, 2 * tile.low))
+            else:
+                terms.append(Contribution(tile, POINT_VALUE[pid]))
+        return tuple(terms)
+
+    @property
+    def connections(self) -> tuple[Connection, ...]:
+        """Which port of which tile joins which, in the order played."""
+        joined: list[Connection] = []
+        for placement in self.placements:
+            target = placement.target
+            if target is not None:
+                tile = placement.tile
+                if tile.is_double:
+                    port = Port.CHAIN_A
+                else:
+                    port = Port.LOW if tile.low == target.value else Port.HIGH
+                joined.append(Connection(target, AttachmentPoint(tile, port)))
+        return tuple(joined)
+
+    def place(self, tile: Tile, target: AttachmentPoint | None) -> Layout:
+        """The layout after attaching ``tile`` at ``target`` (None: the lead).
+
+        Checks the geometry only (PLACE-1, SNIFF-2); whose turn it is and
+        what they hold is for :func:`sniff_rules.moves.apply`.
+        """
+        index = tile.index
+        if self.placed_mask >> index & 1:
+            raise IllegalMoveError("SETUP-1", f"{tile} is already on the table")
+        if target is None:
+            if self.placements:
+                raise IllegalMoveError("OPEN-3", f"only the first tile is a lead; attach {tile} to an open point")
+            return place_lead(self, index)
+        check_target(self, index, target.id)
+        return place_on(self, index, target.id)
+
+
+Layout.EMPTY = Layout()
+
+
+def check_target(layout: Layout, index: TileIndex, point_id: PointId) -> None:
+    """Refuse a placement of tile ``index`` on ``point_id`` that the geometry forbids."""
+    if not layout.placements:
+        raise IllegalMoveError("OPEN-3", f"the layout is empty: {DOUBLE_SIX[index]} must be led, not attached")
+    if point_id not in layout.open_point_ids:
+        point = POINTS[point_id]
+        port = point_id % PORTS
+        if port >= _ARM_A and point_id // PORTS == layout.sniff:
+            raise IllegalMoveError(
+                "SNIFF-2",
+                f"{point} is a side arm of the Sniff; both long sides must be occupied before an arm opens",
+            )
+        raise IllegalMoveError(
+            "PLACE-1",
+            f"{point} is not an open attachment point; open: "
+            + (", ".join(str(POINTS[pid]) for pid in layout.open_point_ids) or "none"),
+        )
+    value = POINT_VALUE[point_id]
+    if LOW_PIP[index] != value and HIGH_PIP[index] != value:
+        raise IllegalMoveError(
+            "PLACE-1", f"{DOUBLE_SIX[index]} has no half matching {POINTS[point_id]} (value {value})"
+        )
+
+
+def place_lead(layout: Layout, index: TileIndex) -> Layout:
+    """The lead, unchecked (OPEN-3). A lead double is the Sniff (SNIFF-1)."""
+    base = index * PORTS
+    if IS_DOUBLE[index]:
+        # COUNT-2: a lone double counts both halves once, not once per open side.
+        return Layout(
+            (_LEAD_PLACEMENTS[index],), (base + _CHAIN_A, base + _CHAIN_B), 2 * LOW_PIP[index], index, 1 << index
+        )
+    return Layout(
+        (_LEAD_PLACEMENTS[index],),
+        (base + _LOW, base + _HIGH),
+        LOW_PIP[index] + HIGH_PIP[index],  # COUNT-1: both free ends of the lead
+        -1,
+        1 << index,
+    )
+
+
+def place_on(layout: Layout, index: TileIndex, point_id: PointId) -> Layout:
+    """Attach tile ``index`` at an open ``point_id`` that it matches, unchecked.
+
+    Updates the open points and the end count from the parts that change.
+    """
+    open_ids = list(layout.open_point_ids)
+    open_ids.remove(point_id)
+    count = layout.end_count
+    sniff = layout.sniff
+    value = POINT_VALUE[point_id]
+    port = point_id % PORTS
+    if port == _CHAIN_A or port == _CHAIN_B:
+        if point_id ^ 1 in open_ids:
+            pass  # COUNT-2: the double still has a free long side and still counts both halves
+        else:
+            count -= 2 * value  # COUNT-3: an extended double counts nothing
+            if point_id // PORTS == sniff:
+                # SNIFF-3 / COUNT-4: both long sides now occupied; each uncovered arm counts one half.
+                base = sniff * PORTS
+                open_ids.append(base + _ARM_A)
+                open_ids.append(base + _ARM_B)
+                count += 2 * value
+    else:
+        count -= value  # COUNT-1 / COUNT-4: the covered end or arm no longer counts
+    base = index * PORTS
+    if IS_DOUBLE[index]:
+        # PLACE-2: a double attaches by chain side A; side B is a new free end (COUNT-2).
+        open_ids.append(base + _CHAIN_B)
+        count += 2 * value
+        if sniff < 0:
+            sniff = index  # SNIFF-1: the first double of the round is the Sniff
+    elif LOW_PIP[index] == value:
+        open_ids.append(base + _HIGH)
+        count += HIGH_PIP[index]
+    else:
+        open_ids.append(base + _LOW)
+        count += LOW_PIP[index]
+    open_ids.sort()
+    return Layout(
+        layout.placements + (_PLACEMENTS[index][point_id],),
+        tuple(open_ids),
+        count,
+        sniff,
+        layout.placed_mask | 1 << index,
+    )
+
+
+_LEAD_PLACEMENTS: Final = tuple(Placement(tile, None) for tile in DOUBLE_SIX)
+_PLACEMENTS: Final[tuple[dict[PointId, Placement], ...]] = tuple(
+    {
+        pid: Placement(tile, POINTS[pid])
+        for pid in sorted(VALID_POINT_IDS)
+        if pid // PORTS != tile.index and POINT_VALUE[pid] in (tile.low, tile.high)
+    }
+    for tile in DOUBLE_SIX
+)
+
+
+def recount_end(placements: tuple[Placement, ...]) -> int:
+    """The end count rebuilt from the placements alone (COUNT-1..4).
+
+    Independent of the incremental count kept by :class:`Layout`: it finds
+    which ports are covered and sums the scored ends from scratch, so the
+    two can be checked against each other.
+    """
+    if not placements:
+        return 0
+    covered: set[tuple[Tile, Port]] = set()
+    sniff: Tile | None = None
+    for placement in placements:
+        tile, target = placement.tile, placement.target
+        if tile.is_double and sniff is None:
+            sniff = tile
+        if target is not None:
+            covered.add((target.tile, target.port))
+            if tile.is_double:
+                covered.add((tile, Port.CHAIN_A))
+            elif tile.low == target.value:
+                covered.add((tile, Port.LOW))
+            else:
+                covered.add((tile, Port.HIGH))
+    total = 0
+    for placement in placements:
+        tile = placement.tile
+        if not tile.is_double:
+            total += sum(
+                _port_value(tile, port) for port in (Port.LOW, Port.HIGH) if (tile, port) not in covered
+            )
+            continue
+        long_sides = sum((tile, port) in covered for port in (Port.CHAIN_A, Port.CHAIN_B))
+        if long_sides < 2:
+            total += 2 * tile.low
+        elif tile == sniff:
+            total += sum(tile.low for port in (Port.ARM_A, Port.ARM_B) if (tile, port) not in covered)
+    return total

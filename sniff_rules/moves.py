@@ -1,0 +1,298 @@
+"""Moves, the legal moves of a state, and applying a move (TURN-1..2).
+
+``legal_moves`` lists every move the seat to move may make, in a fixed
+order (by open point, then tile); ``apply`` returns the next state or
+raises :class:`~sniff_rules.errors.IllegalMoveError` naming the rule, and
+never changes the state it was given.
+"""
+
+from __future__ import annotations
+
+from typing import Final, TypeAlias
+
+import attrs
+
+from sniff_rules.errors import IllegalMoveError
+from sniff_rules.layout import (
+    POINT_VALUE,
+    AttachmentPoint,
+    Layout,
+    check_target,
+    place_lead,
+    place_on,
+)
+from sniff_rules.rules import Seat
+from sniff_rules.scoring import play_points, settle_masks
+from sniff_rules.state import Phase, RoundResult, State
+from sniff_rules.tiles import DOUBLE_SIX, PIP_MASK, Tile, indices_of_mask, tiles_of_mask
+
+
+def _check_seat_type(_instance: object, _attribute: object, seat: int) -> None:
+    if type(seat) is not int:
+        raise IllegalMoveError("TURN-2", f"a move names its seat as an int, got {seat!r}")
+
+
+@attrs.frozen(repr=False)
+class Place:
+    """Put ``tile`` on ``target``; the lead has no target (PLACE-1, OPEN-3)."""
+
+    seat: Seat = attrs.field(validator=_check_seat_type)
+    tile: Tile = attrs.field(validator=attrs.validators.instance_of(Tile))
+    target: AttachmentPoint | None = attrs.field(
+        default=None, validator=attrs.validators.optional(attrs.validators.instance_of(AttachmentPoint))
+    )
+
+    def __repr__(self) -> str:
+        if self.target is None:
+            return f"Place({self.seat}, {self.tile!r})"
+        return f"Place({self.seat}, {self.tile!r}, {self.target!r})"
+
+    def __str__(self) -> str:
+        return f"{self.seat}:{self.tile}" + ("" if self.target is None else f">{self.target}")
+
+
+@attrs.frozen(repr=False)
+class Draw:
+    """Take the next boneyard tile: only with no placement (DRAW-1, DRAW-2)."""
+
+    seat: Seat = attrs.field(validator=_check_seat_type)
+
+    def __repr__(self) -> str:
+        return f"Draw({self.seat})"
+
+    def __str__(self) -> str:
+        return f"{self.seat}:draw"
+
+
+@attrs.frozen(repr=False)
+class Pass:
+    """End the turn without placing: only with no placement and no boneyard (PASS-1)."""
+
+    seat: Seat = attrs.field(validator=_check_seat_type)
+
+    def __repr__(self) -> str:
+        return f"Pass({self.seat})"
+
+    def __str__(self) -> str:
+        return f"{self.seat}:pass"
+
+
+Move: TypeAlias = Place | Draw | Pass
+
+MAX_SEATS: Final = 4
+_DRAWS: Final = tuple(Draw(seat) for seat in range(MAX_SEATS))
+_PASSES: Final = tuple(Pass(seat) for seat in range(MAX_SEATS))
+_LEADS: Final = tuple(tuple(Place(seat, tile) for tile in DOUBLE_SIX) for seat in range(MAX_SEATS))
+
+# Places onto one point by one seat, keyed by (hand & tiles showing the point's
+# value): at most 128 keys per point, filled as they are first met. Only the
+# speed of legal_moves depends on it.
+_PLACES_ON: Final[tuple[dict[int, dict[int, tuple[Place, ...]]], ...]] = tuple({} for _ in range(MAX_SEATS))
+
+
+def _places_on(seat: Seat, point_id: int, candidates: int) -> tuple[Place, ...]:
+    by_point = _PLACES_ON[seat].setdefault(point_id, {})
+    found = by_point.get(candidates)
+    if found is None:
+        target = AttachmentPoint.from_id(point_id)
+        found = tuple(Place(seat, tile, target) for tile in tiles_of_mask(candidates))
+        by_point[candidates] = found
+    return found
+
+
+def _placeable(hand: int, layout: Layout) -> int:
+    """The tiles of ``hand`` that fit some open point (all of it on an empty table)."""
+    if not layout.placements:
+        return hand
+    need = 0
+    for point_id in layout.open_point_ids:
+        need |= PIP_MASK[POINT_VALUE[point_id]]
+    return hand & need
+
+
+def legal_moves(state: State) -> tuple[Move, ...]:
+    """Every move the seat to move may make; empty once the round or match is over.
+
+    >>> from sniff_rules.rules import Rules
+    >>> from sniff_rules.state import new_match
+    >>> state = new_match(Rules.standard(4), seed=3)
+    >>> legal_moves(state)[:2]
+    (Place(3, Tile(2, 3)), Place(3, Tile(3, 6)))
+    """
+    if state.phase is not Phase.PLAYING:
+        return ()
+    seat = state.to_move
+    layout = state.layout
+    hand = state.hand_masks[seat] if state.drawn < 0 else 1 << state.drawn  # DRAW-2
+    if not layout.placements:
+        leads = _LEADS[seat]  # OPEN-3: any tile may lead
+        return tuple([leads[index] for index in indices_of_mask(hand)])
+    moves: list[Move] = []
+    cache = _PLACES_ON[seat]
+    for point_id in layout.open_point_ids:
+        candidates = hand & PIP_MASK[POINT_VALUE[point_id]]
+        if candidates:
+            found = cache.get(point_id, {}).get(candidates)
+            moves.extend(found if found is not None else _places_on(seat, point_id, candidates))
+    if moves:
+        return tuple(moves)  # DRAW-1: a player who can place must place
+    if state.boneyard_ids:
+        return (_DRAWS[seat],)  # DRAW-2
+    return (_PASSES[seat],)  # PASS-1
+
+
+def apply(state: State, move: Move) -> State:
+    """The state after ``move``; raises :class:`IllegalMoveError` if it is not legal.
+
+    >>> from sniff_rules import Port, Rules, new_match
+    >>> state = new_match(Rules.standard(4), seed=3)
+    >>> after = apply(state, Place(3, Tile(2, 3)))
+    >>> after.to_move, str(after.layout.placements[0]), after.scores
+    (0, '[2|3]', (0, 5))
+    >>> apply(after, Place(3, Tile(3, 6), AttachmentPoint(Tile(2, 3), Port.HIGH)))
+    Traceback (most recent call last):
+    ...
+    sniff_rules.errors.IllegalMoveError: TURN-2: seat 3 moved, but it is seat 0's turn
+    """
+    if state.phase is not Phase.PLAYING:
+        if state.phase is Phase.MATCH_OVER:
+            raise IllegalMoveError("MATCH-2", f"the match is over; side {state.winner} won; {move} is refused")
+        raise IllegalMoveError("END-1", f"round {state.round_number} is over; deal the next round before {move}")
+    seat = state.to_move
+    kind = type(move)
+    if kind is Place:
+        assert isinstance(move, Place)
+        if move.seat != seat:
+            raise IllegalMoveError("TURN-2", f"seat {move.seat} moved, but it is seat {seat}'s turn")
+        return _apply_place(state, seat, move)
+    if kind is Draw:
+        if move.seat != seat:
+            raise IllegalMoveError("TURN-2", f"seat {move.seat} moved, but it is seat {seat}'s turn")
+        return _apply_draw(state, seat)
+    if kind is Pass:
+        if move.seat != seat:
+            raise IllegalMoveError("TURN-2", f"seat {move.seat} moved, but it is seat {seat}'s turn")
+        return _apply_pass(state, seat)
+    raise IllegalMoveError("TURN-1", f"a move is a Place, Draw or Pass, got {move!r}")
+
+
+def _apply_place(state: State, seat: Seat, move: Place) -> State:
+    tile = move.tile
+    index = tile.index
+    hand = state.hand_masks[seat]
+    if not hand >> index & 1:
+        raise IllegalMoveError(
+            "PLACE-3", f"seat {seat} does not hold {tile}; it holds " + " ".join(map(str, tiles_of_mask(hand)))
+        )
+    if state.drawn >= 0 and index != state.drawn:
+        raise IllegalMoveError(
+            "DRAW-2", f"seat {seat} drew {DOUBLE_SIX[state.drawn]} and must place it, not {tile}"
+        )
+    layout = state.layout
+    target = move.target
+    if target is None:
+        if layout.placements:
+            raise IllegalMoveError("OPEN-3", f"only the first tile is a lead; attach {tile} to an open point")
+        layout = place_lead(layout, index)
+    else:
+        point_id = target.id
+        check_target(layout, index, point_id)
+        layout = place_on(layout, index, point_id)
+    hand ^= 1 << index
+    hands = state.hand_masks[:seat] + (hand,) + state.hand_masks[seat + 1 :]
+    rules = state.rules
+    scores = state.scores
+    points = play_points(layout.end_count)  # POINTS-1
+    if points:
+        side = rules.side_of(seat)
+        score = scores[side] + points  # POINTS-2
+        scores = scores[:side] + (score,) + scores[side + 1 :]
+        if score >= rules.target:
+            # MATCH-1: the match ends at once, mid-round included, with no settlement.
+            return attrs.evolve(
+                state, phase=Phase.MATCH_OVER, hand_masks=hands, layout=layout, scores=scores, drawn=-1, winner=side
+            )
+    if not hand:
+        return _end_round(state, hands, layout, scores, finisher=seat)  # END-1
+    boneyard = state.boneyard_ids
+    if not boneyard and _blocked(hands, layout):
+        return _end_round(state, hands, layout, scores, finisher=None)  # BLOCK-1
+    return State(
+        rules,
+        Phase.PLAYING,
+        state.round_number,
+        state.opener,
+        (seat + 1) % rules.players,  # TURN-1
+        hands,
+        boneyard,
+        layout,
+        scores,
+        -1,
+        state.source,
+        state.lot,
+        state.last_round,
+        None,
+    )
+
+
+def _apply_draw(state: State, seat: Seat) -> State:
+    if state.drawn >= 0:
+        raise IllegalMoveError(
+            "DRAW-2", f"seat {seat} drew {DOUBLE_SIX[state.drawn]}, which fits, and must place it now"
+        )
+    hand = state.hand_masks[seat]
+    layout = state.layout
+    if _placeable(hand, layout):
+        raise IllegalMoveError("DRAW-1", f"seat {seat} can place a tile and must place rather than draw")
+    if not state.boneyard_ids:
+        raise IllegalMoveError("DRAW-2", "the boneyard is empty; nothing can be drawn")
+    index = state.boneyard_ids[0]
+    boneyard = state.boneyard_ids[1:]
+    hand |= 1 << index
+    hands = state.hand_masks[:seat] + (hand,) + state.hand_masks[seat + 1 :]
+    drawn = index if _placeable(1 << index, layout) else -1
+    if drawn < 0 and not boneyard and _blocked(hands, layout):
+        return _end_round(state, hands, layout, state.scores, finisher=None)  # BLOCK-1
+    return attrs.evolve(state, hand_masks=hands, boneyard_ids=boneyard, drawn=drawn)
+
+
+def _apply_pass(state: State, seat: Seat) -> State:
+    if state.drawn >= 0:
+        raise IllegalMoveError(
+            "PASS-1", f"seat {seat} drew {DOUBLE_SIX[state.drawn]}, which fits, and must place it"
+        )
+    if _placeable(state.hand_masks[seat], state.layout):
+        raise IllegalMoveError("PASS-1", f"seat {seat} can place a tile; a pass is only for a player who cannot")
+    if state.boneyard_ids:
+        raise IllegalMoveError("PASS-1", f"the boneyard has {len(state.boneyard_ids)} tiles; draw before passing")
+    return attrs.evolve(state, to_move=(seat + 1) % state.rules.players)
+
+
+def _blocked(hands: tuple[int, ...], layout: Layout) -> bool:
+    """No seat holds a tile that fits (BLOCK-1); asked only with an empty boneyard."""
+    held = 0
+    for hand in hands:
+        held |= hand
+    return not _placeable(held, layout)
+
+
+def _end_round(
+    state: State, hands: tuple[int, ...], layout: Layout, scores: tuple[int, ...], finisher: Seat | None
+) -> State:
+    rules = state.rules
+    settlement = settle_masks(rules, hands)  # SETTLE-1..3
+    # SETTLE-4: no floor; a score may go below zero.
+    scores = tuple(score - deduction for score, deduction in zip(scores, settlement.side_deductions))
+    result = RoundResult(state.round_number, finisher, tuple(tiles_of_mask(h) for h in hands), settlement)
+    return attrs.evolve(
+        state,
+        phase=Phase.ROUND_OVER,
+        hand_masks=hands,
+        layout=layout,
+        scores=scores,
+        drawn=-1,
+        last_round=result,
+    )
+
+
+

@@ -1,0 +1,233 @@
+"""The match state: one frozen value per position, from deal to match end.
+
+A state is made by :func:`new_match`, :func:`next_round` and
+:func:`sniff_rules.moves.apply`, never changed. The engine's fields are
+small ints (tile indices, bit masks of hands) so a move costs little;
+properties give the same facts as :class:`~sniff_rules.tiles.Tile` values.
+"""
+
+from __future__ import annotations
+
+import enum
+
+
+import attrs
+
+from sniff_rules.errors import InvalidStateError
+from sniff_rules.layout import Layout
+from sniff_rules.randomness import LotRound, RandomSource, SplitMix64, draw_lot, shuffled
+from sniff_rules.rules import Rules, Seat, Side
+from sniff_rules.scoring import Settlement
+from sniff_rules.tiles import DOUBLE_SIX, TILE_COUNT, Tile, TileIndex, tiles_of_mask
+
+
+class Phase(enum.Enum):
+    """Where the match stands."""
+
+    PLAYING = "playing"
+    """A round is under way; :func:`~sniff_rules.moves.legal_moves` is non-empty."""
+    ROUND_OVER = "round-over"
+    """The round ended and was settled; :func:`next_round` deals the next."""
+    MATCH_OVER = "match-over"
+    """A side reached the target (MATCH-1); nothing more is accepted (MATCH-2)."""
+
+    def __repr__(self) -> str:
+        return f"Phase.{self.name}"
+
+
+@attrs.frozen
+class RoundResult:
+    """How a round ended: the finisher (None when blocked), the hands
+    revealed at its end, and their settlement (END-1, BLOCK-1, SETTLE-1..4)."""
+
+    round_number: int
+    finisher: Seat | None
+    hands: tuple[tuple[Tile, ...], ...]
+    settlement: Settlement
+
+    @property
+    def blocked(self) -> bool:
+        """The round ended with nobody able to place (BLOCK-1)."""
+        return self.finisher is None
+
+
+@attrs.frozen
+class State:
+    """A position of a match of American Sniff.
+
+    ``hand_masks[seat]`` holds bit ``i`` for each tile index ``i`` in the hand;
+    ``boneyard_ids`` is the draw pile, next draw first; ``drawn`` is the tile
+    index a player drew and now must place (DRAW-2), else -1; ``scores`` has
+    one entry per side (:meth:`Rules.side_of`); ``lot`` records the lot that
+    chose this round's opener (empty when the finisher opens, OPEN-2).
+    """
+
+    rules: Rules
+    phase: Phase
+    round_number: int
+    opener: Seat
+    to_move: Seat
+    hand_masks: tuple[int, ...]
+    boneyard_ids: tuple[TileIndex, ...]
+    layout: Layout
+    scores: tuple[int, ...]
+    drawn: TileIndex = -1
+    source: RandomSource | None = None
+    lot: tuple[LotRound, ...] = ()
+    last_round: RoundResult | None = None
+    winner: Side | None = None
+
+    @property
+    def hands(self) -> tuple[tuple[Tile, ...], ...]:
+        """Each seat's tiles, index order."""
+        return tuple(tiles_of_mask(mask) for mask in self.hand_masks)
+
+    def hand(self, seat: Seat) -> tuple[Tile, ...]:
+        """One seat's tiles, index order."""
+        return tiles_of_mask(self.hand_masks[seat])
+
+    @property
+    def boneyard(self) -> tuple[Tile, ...]:
+        """The draw pile as tiles, next draw first."""
+        return tuple(DOUBLE_SIX[i] for i in self.boneyard_ids)
+
+    @property
+    def drawn_tile(self) -> Tile | None:
+        """The tile just drawn that must be placed now (DRAW-2)."""
+        return None if self.drawn < 0 else DOUBLE_SIX[self.drawn]
+
+    @property
+    def is_over(self) -> bool:
+        """The match has a winner (MATCH-1)."""
+        return self.phase is Phase.MATCH_OVER
+
+    def score_of(self, seat: Seat) -> int:
+        """The score ``seat`` plays for: its own, or its partnership's."""
+        return self.scores[self.rules.side_of(seat)]
+
+
+def _check_order(order: tuple[Tile, ...]) -> tuple[TileIndex, ...]:
+    if not isinstance(order, tuple) or len(order) != TILE_COUNT:
+        raise InvalidStateError(
+            "SETUP-5", f"a deal order is a tuple of the 28 tiles, got {type(order).__name__} of {len(order)}"
+        )
+    indices = []
+    for tile in order:
+        if not isinstance(tile, Tile):
+            raise InvalidStateError("SETUP-5", f"a deal order holds tiles, got {tile!r}")
+        indices.append(tile.index)
+    if len(set(indices)) != TILE_COUNT:
+        twice = sorted({str(DOUBLE_SIX[i]) for i in indices if indices.count(i) > 1})
+        raise InvalidStateError("SETUP-5", "a deal order holds each of the 28 tiles once; repeated: " + ", ".join(twice))
+    return tuple(indices)
+
+
+def _check_seat(rules: Rules, seat: object, rule: str) -> Seat:
+    if type(seat) is not int or not 0 <= seat < rules.players:
+        raise InvalidStateError(rule, f"seats run 0..{rules.players - 1}, got {seat!r}")
+    return seat
+
+
+def _choose_opener(
+    rules: Rules, opener: Seat | None, source: RandomSource | None
+) -> tuple[Seat, tuple[LotRound, ...], RandomSource | None]:
+    if opener is not None:
+        return _check_seat(rules, opener, "OPEN-1"), (), source
+    if source is None:
+        raise InvalidStateError("OPEN-1", "the opener is drawn by lot: give a seed or source, or name the opener")
+    return draw_lot(tuple(range(rules.players)), source)
+
+
+def _deal(
+    rules: Rules,
+    round_number: int,
+    opener: Seat,
+    lot: tuple[LotRound, ...],
+    order: tuple[Tile, ...] | None,
+    source: RandomSource | None,
+    scores: tuple[int, ...],
+    last_round: RoundResult | None,
+) -> State:
+    if order is None:
+        if source is None:
+            raise InvalidStateError("SETUP-5", "the tiles are shuffled by the random source: give one, or an order")
+        indices, source = shuffled(tuple(range(TILE_COUNT)), source)
+    else:
+        indices = _check_order(order)
+    size = rules.hand_size
+    hands = []
+    for seat in range(rules.players):
+        mask = 0
+        for index in indices[seat * size : (seat + 1) * size]:
+            mask |= 1 << index
+        hands.append(mask)
+    return State(
+        rules=rules,
+        phase=Phase.PLAYING,
+        round_number=round_number,
+        opener=opener,
+        to_move=opener,
+        hand_masks=tuple(hands),
+        boneyard_ids=tuple(indices[rules.players * size :]),
+        layout=Layout.EMPTY,
+        scores=scores,
+        source=source,
+        lot=lot,
+        last_round=last_round,
+    )
+
+
+def new_match(
+    rules: Rules,
+    seed: int | None = None,
+    *,
+    source: RandomSource | None = None,
+    order: tuple[Tile, ...] | None = None,
+    opener: Seat | None = None,
+) -> State:
+    """The first deal of a match.
+
+    Give a ``seed`` (or an injected ``source``) and the lot and the shuffle
+    come from it (OPEN-1, SETUP-5): the lot is drawn first, then the tiles are
+    shuffled. A frontend that shuffles itself passes ``order`` (all 28
+    tiles; seat 0 gets the first ``hand_size``, seat 1 the next, the rest is
+    the boneyard, drawn from the front) and may name the ``opener``.
+
+    >>> state = new_match(Rules.standard(2), seed=1)
+    >>> state.round_number, state.opener, len(state.hand(0)), len(state.boneyard)
+    (1, 0, 7, 14)
+    """
+    if not isinstance(rules, Rules):
+        raise InvalidStateError("SETUP-2", f"rules must be a Rules value, got {rules!r}")
+    if source is None and seed is not None:
+        source = SplitMix64.from_seed(seed)
+    first, lot, source = _choose_opener(rules, opener, source)
+    return _deal(rules, 1, first, lot, order, source, (0,) * rules.sides, None)
+
+
+def next_round(
+    state: State, *, order: tuple[Tile, ...] | None = None, opener: Seat | None = None
+) -> State:
+    """Deal the next round after a settled one (OPEN-2).
+
+    The finisher opens; after a block a new lot picks the opener, unless
+    the frontend names one. Tiles are shuffled from the state's source
+    unless ``order`` is given.
+    """
+    if state.phase is not Phase.ROUND_OVER or state.last_round is None:
+        rule = "MATCH-2" if state.phase is Phase.MATCH_OVER else "END-1"
+        raise InvalidStateError(rule, f"a new round is dealt only after a round ends; the match is {state.phase.value}")
+    finisher = state.last_round.finisher
+    source = state.source
+    if finisher is not None:
+        if opener is not None and opener != finisher:
+            raise InvalidStateError("OPEN-2", f"seat {finisher} played out and opens the next round, not seat {opener!r}")
+        first: Seat = finisher
+        lot: tuple[LotRound, ...] = ()
+    else:
+        first, lot, source = _choose_opener(state.rules, opener, source)
+    return _deal(
+        state.rules, state.round_number + 1, first, lot, order, source, state.scores, state.last_round
+    )
+
+

@@ -1,0 +1,163 @@
+"""Tiles of the double-six set (SETUP-1).
+
+A tile is stored once, in canonical orientation: ``low <= high``. The 28
+tiles are numbered 0..27 in lexicographic order of ``(low, high)``; the
+engine works on those numbers and bit masks of them, the public API on
+:class:`Tile` values.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final, TypeAlias
+
+import attrs
+
+from sniff_rules.errors import InvalidTileError, NotationError
+
+Pip: TypeAlias = int
+"""A half's pip value, 0..6."""
+
+TileIndex: TypeAlias = int
+"""A tile's position 0..27 in :data:`DOUBLE_SIX`."""
+
+HIGHEST_PIP: Final = 6
+TILE_COUNT: Final = 28
+
+
+def tile_index_of(low: int, high: int) -> int:
+    """Position of ``[low|high]`` in the lexicographic double-six order.
+
+    pre: 0 <= low <= high <= 6
+    post: 0 <= __return__ < 28
+    post: (low == high == 6) == (__return__ == 27)
+    """
+    return 7 * low - low * (low - 1) // 2 + (high - low)
+
+
+def _check_pips(instance: "Tile", _attribute: object, _value: int) -> None:
+    low, high = instance.low, instance.high
+    if type(low) is not int or type(high) is not int:
+        raise InvalidTileError("SETUP-1", f"pips must be ints, got {low!r} and {high!r}")
+    if not 0 <= low <= HIGHEST_PIP or not 0 <= high <= HIGHEST_PIP:
+        raise InvalidTileError("SETUP-1", f"pips run 0..6, got [{low}|{high}]")
+    if low > high:
+        raise InvalidTileError(
+            "SETUP-1", f"a tile is written low half first: [{high}|{low}], not [{low}|{high}]"
+        )
+
+
+@attrs.frozen(repr=False, order=True)
+class Tile:
+    """One domino of the double-six set, low half first.
+
+    >>> Tile(1, 4)
+    Tile(1, 4)
+    >>> str(Tile.of(4, 1)), Tile(3, 3).is_double, Tile(2, 5).pips
+    ('[1|4]', True, 7)
+    >>> Tile(4, 1)
+    Traceback (most recent call last):
+    ...
+    sniff_rules.errors.InvalidTileError: SETUP-1: a tile is written low half first: [1|4], not [4|1]
+    """
+
+    low: Pip = attrs.field(validator=_check_pips)
+    high: Pip = attrs.field(validator=_check_pips)
+    index: TileIndex = attrs.field(init=False, eq=False, order=False, hash=False, repr=False)
+    """Position 0..27 of this tile in :data:`DOUBLE_SIX`."""
+
+    def __attrs_post_init__(self) -> None:
+        # Stored, not a property: the engine reads it on every move.
+        object.__setattr__(self, "index", tile_index_of(self.low, self.high))
+
+    @classmethod
+    def of(cls, a: Pip, b: Pip) -> Tile:
+        """The tile with halves ``a`` and ``b`` in either order."""
+        return cls(a, b) if a <= b else cls(b, a)
+
+    @classmethod
+    def parse(cls, text: str) -> Tile:
+        """Read ``[a|b]`` (either order, spaces allowed).
+
+        >>> Tile.parse("[6|3]")
+        Tile(3, 6)
+        """
+        found = _TILE_TEXT.fullmatch(text.strip())
+        if found is None:
+            raise NotationError("SETUP-1", f"{text!r} is not a tile; write it as [a|b] with pips 0..6")
+        return cls.of(int(found.group(1)), int(found.group(2)))
+
+    @classmethod
+    def from_index(cls, index: TileIndex) -> Tile:
+        """The tile at ``index`` of :data:`DOUBLE_SIX`."""
+        if type(index) is not int or not 0 <= index < TILE_COUNT:
+            raise InvalidTileError("SETUP-1", f"tile index runs 0..27, got {index!r}")
+        return DOUBLE_SIX[index]
+
+    @property
+    def is_double(self) -> bool:
+        """Whether both halves show the same pips."""
+        return self.low == self.high
+
+    @property
+    def pips(self) -> int:
+        """Both halves added: what the tile costs left in a hand."""
+        return self.low + self.high
+
+    def __str__(self) -> str:
+        return f"[{self.low}|{self.high}]"
+
+    def __repr__(self) -> str:
+        return f"Tile({self.low}, {self.high})"
+
+
+_TILE_TEXT: Final = re.compile(r"\[\s*([0-6])\s*\|\s*([0-6])\s*\]")
+
+DOUBLE_SIX: Final[tuple[Tile, ...]] = tuple(
+    Tile(low, high) for low in range(HIGHEST_PIP + 1) for high in range(low, HIGHEST_PIP + 1)
+)
+"""The 28 tiles, index order."""
+
+# Tables the engine reads instead of recomputing per move.
+LOW_PIP: Final[tuple[int, ...]] = tuple(t.low for t in DOUBLE_SIX)
+HIGH_PIP: Final[tuple[int, ...]] = tuple(t.high for t in DOUBLE_SIX)
+TILE_PIPS: Final[tuple[int, ...]] = tuple(t.pips for t in DOUBLE_SIX)
+IS_DOUBLE: Final[tuple[bool, ...]] = tuple(t.is_double for t in DOUBLE_SIX)
+FULL_SET_MASK: Final = (1 << TILE_COUNT) - 1
+PIP_MASK: Final[tuple[int, ...]] = tuple(
+    sum(1 << t.index for t in DOUBLE_SIX if pip in (t.low, t.high)) for pip in range(HIGHEST_PIP + 1)
+)
+"""For each pip, the bit mask of the seven tiles showing it."""
+
+
+def indices_of_mask(mask: int) -> list[TileIndex]:
+    """The tile indices whose bits are set in ``mask``, ascending."""
+    found = []
+    while mask:
+        lowest = mask & -mask
+        found.append(lowest.bit_length() - 1)
+        mask ^= lowest
+    return found
+
+
+def tiles_of_mask(mask: int) -> tuple[Tile, ...]:
+    """The tiles whose bits are set in ``mask``, index order."""
+    return tuple([DOUBLE_SIX[index] for index in indices_of_mask(mask)])
+
+
+def mask_of_tiles(tiles: "tuple[Tile, ...] | list[Tile]") -> int:
+    """The bit mask with one bit per tile."""
+    mask = 0
+    for tile in tiles:
+        mask |= 1 << tile.index
+    return mask
+
+
+def pips_of_mask(mask: int) -> int:
+    """Pips on the tiles of ``mask``: what a hand costs at settlement."""
+    total = 0
+    while mask:
+        lowest = mask & -mask
+        total += TILE_PIPS[lowest.bit_length() - 1]
+        mask ^= lowest
+    return total
