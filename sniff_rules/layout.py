@@ -77,8 +77,14 @@ class AttachmentPoint:
     ('[1|1].arm-a', 4)
     """
 
-    tile: Tile
+    tile: Tile = attrs.field(validator=attrs.validators.instance_of(Tile))
     port: Port = attrs.field(converter=Port)
+    id: PointId = attrs.field(init=False, eq=False, order=False, hash=False, repr=False)
+    """This point as one int, ``tile.index * 6 + port``; stored because
+    ``apply`` reads it on every placement."""
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "id", self.tile.index * PORTS + self.port)
 
     @port.validator
     def _check_port(self, _attribute: object, port: Port) -> None:
@@ -90,11 +96,6 @@ class AttachmentPoint:
     def from_id(cls, point_id: PointId) -> AttachmentPoint:
         """The point with this id (see :data:`PointId`)."""
         return POINTS[point_id]
-
-    @property
-    def id(self) -> PointId:
-        """This point as one int, ``tile.index * 6 + port``."""
-        return self.tile.index * PORTS + self.port
 
     @property
     def value(self) -> Pip:
@@ -264,7 +265,9 @@ def check_target(layout: Layout, index: TileIndex, point_id: PointId) -> None:
     if point_id not in layout.open_point_ids:
         point = POINTS[point_id]
         port = point_id % PORTS
-        if port >= _ARM_A and point_id // PORTS == layout.sniff:
+        sniff_base = layout.sniff * PORTS
+        long_side_free = sniff_base + _CHAIN_A in layout.open_point_ids or sniff_base + _CHAIN_B in layout.open_point_ids
+        if port >= _ARM_A and point_id // PORTS == layout.sniff and long_side_free:
             raise IllegalMoveError(
                 "SNIFF-2",
                 f"{point} is a side arm of the Sniff; both long sides must be occupied before an arm opens",

@@ -22,7 +22,7 @@ from sniff_rules.layout import (
     place_on,
 )
 from sniff_rules.rules import Seat
-from sniff_rules.scoring import play_points, settle_masks
+from sniff_rules.scoring import settle_masks
 from sniff_rules.state import Phase, RoundResult, State
 from sniff_rules.tiles import DOUBLE_SIX, PIP_MASK, Tile, indices_of_mask, tiles_of_mask
 
@@ -87,16 +87,17 @@ _LEADS: Final = tuple(tuple(Place(seat, tile) for tile in DOUBLE_SIX) for seat i
 # Places onto one point by one seat, keyed by (hand & tiles showing the point's
 # value): at most 128 keys per point, filled as they are first met. Only the
 # speed of legal_moves depends on it.
-_PLACES_ON: Final[tuple[dict[int, dict[int, tuple[Place, ...]]], ...]] = tuple({} for _ in range(MAX_SEATS))
+_PLACES_ON: Final[tuple[tuple[dict[int, tuple[Place, ...]], ...], ...]] = tuple(
+    tuple({} for _ in POINT_VALUE) for _ in range(MAX_SEATS)
+)
+_POINT_NEEDS: Final = tuple(PIP_MASK[value] for value in POINT_VALUE)
+"""For each point id, the tiles that could attach there."""
 
 
 def _places_on(seat: Seat, point_id: int, candidates: int) -> tuple[Place, ...]:
-    by_point = _PLACES_ON[seat].setdefault(point_id, {})
-    found = by_point.get(candidates)
-    if found is None:
-        target = AttachmentPoint.from_id(point_id)
-        found = tuple(Place(seat, tile, target) for tile in tiles_of_mask(candidates))
-        by_point[candidates] = found
+    target = AttachmentPoint.from_id(point_id)
+    found = tuple(Place(seat, tile, target) for tile in tiles_of_mask(candidates))
+    _PLACES_ON[seat][point_id][candidates] = found
     return found
 
 
@@ -106,7 +107,7 @@ def _placeable(hand: int, layout: Layout) -> int:
         return hand
     need = 0
     for point_id in layout.open_point_ids:
-        need |= PIP_MASK[POINT_VALUE[point_id]]
+        need |= _POINT_NEEDS[point_id]
     return hand & need
 
 
@@ -117,7 +118,7 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     >>> from sniff_rules.state import new_match
     >>> state = new_match(Rules.standard(4), seed=3)
     >>> legal_moves(state)[:2]
-    (Place(3, Tile(2, 3)), Place(3, Tile(3, 6)))
+    (Place(3, Tile(0, 1)), Place(3, Tile(2, 5)))
     """
     if state.phase is not Phase.PLAYING:
         return ()
@@ -127,15 +128,16 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     if not layout.placements:
         leads = _LEADS[seat]  # OPEN-3: any tile may lead
         return tuple([leads[index] for index in indices_of_mask(hand)])
-    moves: list[Move] = []
+    moves: tuple[Move, ...] = ()
     cache = _PLACES_ON[seat]
     for point_id in layout.open_point_ids:
-        candidates = hand & PIP_MASK[POINT_VALUE[point_id]]
+        candidates = hand & _POINT_NEEDS[point_id]
         if candidates:
-            found = cache.get(point_id, {}).get(candidates)
-            moves.extend(found if found is not None else _places_on(seat, point_id, candidates))
+            found = cache[point_id].get(candidates)
+            # Concatenating the cached tuples beats a list: most states have one or two.
+            moves += found if found is not None else _places_on(seat, point_id, candidates)
     if moves:
-        return tuple(moves)  # DRAW-1: a player who can place must place
+        return moves  # DRAW-1: a player who can place must place
     if state.boneyard_ids:
         return (_DRAWS[seat],)  # DRAW-2
     return (_PASSES[seat],)  # PASS-1
@@ -146,48 +148,45 @@ def apply(state: State, move: Move) -> State:
 
     >>> from sniff_rules import Port, Rules, new_match
     >>> state = new_match(Rules.standard(4), seed=3)
-    >>> after = apply(state, Place(3, Tile(2, 3)))
-    >>> after.to_move, str(after.layout.placements[0]), after.scores
-    (0, '[2|3]', (0, 5))
-    >>> apply(after, Place(3, Tile(3, 6), AttachmentPoint(Tile(2, 3), Port.HIGH)))
+    >>> after = apply(state, Place(3, Tile(2, 5)))
+    >>> after.to_move, str(after.layout.placements[0]), after.layout.end_count, after.scores
+    (0, '[2|5]', 7, (0, 0))
+    >>> apply(after, Place(3, Tile(3, 5), AttachmentPoint(Tile(2, 5), Port.HIGH)))
     Traceback (most recent call last):
     ...
     sniff_rules.errors.IllegalMoveError: TURN-2: seat 3 moved, but it is seat 0's turn
     """
-    if state.phase is not Phase.PLAYING:
-        if state.phase is Phase.MATCH_OVER:
+    phase = state.phase
+    if phase is not Phase.PLAYING:
+        if phase is Phase.MATCH_OVER:
             raise IllegalMoveError("MATCH-2", f"the match is over; side {state.winner} won; {move} is refused")
         raise IllegalMoveError("END-1", f"round {state.round_number} is over; deal the next round before {move}")
     seat = state.to_move
     kind = type(move)
+    if kind is not Place and kind is not Draw and kind is not Pass:
+        raise IllegalMoveError("TURN-1", f"a move is a Place, Draw or Pass, got {move!r}")
+    if move.seat != seat:
+        raise IllegalMoveError("TURN-2", f"seat {move.seat} moved, but it is seat {seat}'s turn")
     if kind is Place:
         assert isinstance(move, Place)
-        if move.seat != seat:
-            raise IllegalMoveError("TURN-2", f"seat {move.seat} moved, but it is seat {seat}'s turn")
         return _apply_place(state, seat, move)
     if kind is Draw:
-        if move.seat != seat:
-            raise IllegalMoveError("TURN-2", f"seat {move.seat} moved, but it is seat {seat}'s turn")
         return _apply_draw(state, seat)
-    if kind is Pass:
-        if move.seat != seat:
-            raise IllegalMoveError("TURN-2", f"seat {move.seat} moved, but it is seat {seat}'s turn")
-        return _apply_pass(state, seat)
-    raise IllegalMoveError("TURN-1", f"a move is a Place, Draw or Pass, got {move!r}")
+    return _apply_pass(state, seat)
 
 
 def _apply_place(state: State, seat: Seat, move: Place) -> State:
     tile = move.tile
     index = tile.index
-    hand = state.hand_masks[seat]
+    hands = state.hand_masks
+    hand = hands[seat]
     if not hand >> index & 1:
         raise IllegalMoveError(
             "PLACE-3", f"seat {seat} does not hold {tile}; it holds " + " ".join(map(str, tiles_of_mask(hand)))
         )
-    if state.drawn >= 0 and index != state.drawn:
-        raise IllegalMoveError(
-            "DRAW-2", f"seat {seat} drew {DOUBLE_SIX[state.drawn]} and must place it, not {tile}"
-        )
+    drawn = state.drawn
+    if drawn >= 0 and index != drawn:
+        raise IllegalMoveError("DRAW-2", f"seat {seat} drew {DOUBLE_SIX[drawn]} and must place it, not {tile}")
     layout = state.layout
     target = move.target
     if target is None:
@@ -199,19 +198,19 @@ def _apply_place(state: State, seat: Seat, move: Place) -> State:
         check_target(layout, index, point_id)
         layout = place_on(layout, index, point_id)
     hand ^= 1 << index
-    hands = state.hand_masks[:seat] + (hand,) + state.hand_masks[seat + 1 :]
+    hands = hands[:seat] + (hand,) + hands[seat + 1 :]
     rules = state.rules
+    players = rules.players
     scores = state.scores
-    points = play_points(layout.end_count)  # POINTS-1
+    count = layout.end_count
+    points = count if count % 5 == 0 else 0  # POINTS-1, as play_points: inlined on the hot path
     if points:
-        side = rules.side_of(seat)
-        score = scores[side] + points  # POINTS-2
+        side = seat & 1 if players == 4 else seat  # POINTS-2, SETUP-2
+        score = scores[side] + points
         scores = scores[:side] + (score,) + scores[side + 1 :]
         if score >= rules.target:
             # MATCH-1: the match ends at once, mid-round included, with no settlement.
-            return attrs.evolve(
-                state, phase=Phase.MATCH_OVER, hand_masks=hands, layout=layout, scores=scores, drawn=-1, winner=side
-            )
+            return _replace(state, phase=Phase.MATCH_OVER, hand_masks=hands, layout=layout, scores=scores, winner=side)
     if not hand:
         return _end_round(state, hands, layout, scores, finisher=seat)  # END-1
     boneyard = state.boneyard_ids
@@ -222,7 +221,7 @@ def _apply_place(state: State, seat: Seat, move: Place) -> State:
         Phase.PLAYING,
         state.round_number,
         state.opener,
-        (seat + 1) % rules.players,  # TURN-1
+        seat + 1 if seat + 1 < players else 0,  # TURN-1
         hands,
         boneyard,
         layout,
@@ -252,8 +251,8 @@ def _apply_draw(state: State, seat: Seat) -> State:
     hands = state.hand_masks[:seat] + (hand,) + state.hand_masks[seat + 1 :]
     drawn = index if _placeable(1 << index, layout) else -1
     if drawn < 0 and not boneyard and _blocked(hands, layout):
-        return _end_round(state, hands, layout, state.scores, finisher=None)  # BLOCK-1
-    return attrs.evolve(state, hand_masks=hands, boneyard_ids=boneyard, drawn=drawn)
+        return _end_round(state, hands, layout, state.scores, finisher=None, boneyard=boneyard)  # BLOCK-1
+    return _replace(state, hand_masks=hands, boneyard_ids=boneyard, drawn=drawn)
 
 
 def _apply_pass(state: State, seat: Seat) -> State:
@@ -265,7 +264,40 @@ def _apply_pass(state: State, seat: Seat) -> State:
         raise IllegalMoveError("PASS-1", f"seat {seat} can place a tile; a pass is only for a player who cannot")
     if state.boneyard_ids:
         raise IllegalMoveError("PASS-1", f"the boneyard has {len(state.boneyard_ids)} tiles; draw before passing")
-    return attrs.evolve(state, to_move=(seat + 1) % state.rules.players)
+    return _replace(state, to_move=(seat + 1) % state.rules.players)
+
+
+def _replace(
+    state: State,
+    *,
+    phase: Phase = Phase.PLAYING,
+    to_move: Seat | None = None,
+    hand_masks: tuple[int, ...] | None = None,
+    boneyard_ids: tuple[int, ...] | None = None,
+    layout: Layout | None = None,
+    scores: tuple[int, ...] | None = None,
+    drawn: int = -1,
+    last_round: RoundResult | None = None,
+    winner: int | None = None,
+) -> State:
+    """``state`` with the fields a move changes; a plain constructor call,
+    since ``attrs.evolve`` costs several times more on every draw and pass."""
+    return State(
+        state.rules,
+        phase,
+        state.round_number,
+        state.opener,
+        state.to_move if to_move is None else to_move,
+        state.hand_masks if hand_masks is None else hand_masks,
+        state.boneyard_ids if boneyard_ids is None else boneyard_ids,
+        state.layout if layout is None else layout,
+        state.scores if scores is None else scores,
+        drawn,
+        state.source,
+        state.lot,
+        state.last_round if last_round is None else last_round,
+        winner,
+    )
 
 
 def _blocked(hands: tuple[int, ...], layout: Layout) -> bool:
@@ -277,20 +309,25 @@ def _blocked(hands: tuple[int, ...], layout: Layout) -> bool:
 
 
 def _end_round(
-    state: State, hands: tuple[int, ...], layout: Layout, scores: tuple[int, ...], finisher: Seat | None
+    state: State,
+    hands: tuple[int, ...],
+    layout: Layout,
+    scores: tuple[int, ...],
+    finisher: Seat | None,
+    boneyard: tuple[int, ...] | None = None,
 ) -> State:
     rules = state.rules
     settlement = settle_masks(rules, hands)  # SETTLE-1..3
     # SETTLE-4: no floor; a score may go below zero.
     scores = tuple(score - deduction for score, deduction in zip(scores, settlement.side_deductions))
     result = RoundResult(state.round_number, finisher, tuple(tiles_of_mask(h) for h in hands), settlement)
-    return attrs.evolve(
+    return _replace(
         state,
         phase=Phase.ROUND_OVER,
         hand_masks=hands,
+        boneyard_ids=boneyard,
         layout=layout,
         scores=scores,
-        drawn=-1,
         last_round=result,
     )
 

@@ -78,17 +78,35 @@ class SplitMix64:
 
 
 def shuffled(items: tuple[T, ...], source: RandomSource) -> tuple[tuple[T, ...], RandomSource]:
-    """Fisher–Yates from the last position down (SETUP-5).
+    """Fisher–Yates from the last position down, draws packed (SETUP-5).
 
-    For ``i`` from ``len - 1`` down to 1, swap position ``i`` with
-    ``j = source.below(i + 1)``.
+    For ``i`` from ``len - 1`` down to 1, position ``i`` is swapped with
+    ``j`` uniform in ``range(i + 1)``. Successive bounds ``i + 1, i, ...``
+    are grouped while their product stays below ``2**64``; each group takes
+    one ``r = source.below(product)`` and its ``j`` values are the
+    mixed-radix digits of ``r``: ``r, j = divmod(r, i + 1)``, lowest digit
+    first. For 28 tiles that is two draws instead of 27, the same
+    distribution at a fraction of the cost.
+
+    >>> shuffled(tuple(range(5)), SplitMix64.from_seed(1))[0]
+    (2, 3, 4, 1, 0)
     """
     order = list(items)
-    for i in range(len(order) - 1, 0, -1):
-        j, source = source.below(i + 1)
-        order[i], order[j] = order[j], order[i]
+    i = len(order) - 1
+    while i > 0:
+        product, last = 1, i
+        while last > 0 and product * (last + 1) < _TWO_TO_64:
+            product *= last + 1
+            last -= 1
+        packed, source = source.below(product)
+        while i > last:
+            packed, j = divmod(packed, i + 1)
+            order[i], order[j] = order[j], order[i]
+            i -= 1
     return tuple(order), source
 
+
+_TWO_TO_64: Final = 1 << 64
 
 LOT_FACES: Final = 6
 """A lot draw is a value 1..6 for each candidate; highest wins (OPEN-1)."""

@@ -11,7 +11,7 @@ import attrs
 from sniff_rules.errors import InvalidStateError
 from sniff_rules.layout import Layout
 from sniff_rules.rules import Rules
-from sniff_rules.tiles import Tile, tiles_of_mask
+from sniff_rules.tiles import Tile, pips_of_mask
 
 
 def play_points(end_count: int) -> int:
@@ -40,6 +40,7 @@ def round_to_five(pips: int) -> int:
     post: __return__ % 5 == 0
     post: abs(__return__ - pips) <= 2
     post: __return__ >= pips if pips % 5 >= 3 else __return__ <= pips
+    post: __return__ == (pips + 2) // 5 * 5
 
     >>> [round_to_five(n) for n in (0, 1, 2, 3, 4, 5, 6, 8)]
     [0, 0, 0, 5, 5, 5, 5, 10]
@@ -99,6 +100,10 @@ def settle_round(rules: Rules, hands: tuple[tuple[Tile, ...], ...]) -> Settlemen
 
 
 def settle_masks(rules: Rules, hand_masks: tuple[int, ...]) -> Settlement:
-    """:func:`settle_round` on the engine's bit-mask hands."""
-    return settle_round(rules, tuple(tiles_of_mask(mask) for mask in hand_masks))
+    """:func:`settle_round` on the engine's bit-mask hands, without building tiles."""
+    pips = tuple([pips_of_mask(mask) for mask in hand_masks])
+    deductions = tuple([round_to_five(p) for p in pips])
+    if rules.players == 4:
+        return Settlement(pips, deductions, (deductions[0] + deductions[2], deductions[1] + deductions[3]))
+    return Settlement(pips, deductions, deductions)
 

@@ -28,9 +28,16 @@ TILE_COUNT: Final = 28
 def tile_index_of(low: int, high: int) -> int:
     """Position of ``[low|high]`` in the lexicographic double-six order.
 
+    The last three conditions pin the numbering down by induction: [0|0]
+    is 0, the next tile in a row is one more, and each row starts one past
+    the end, [low-1|6], of the row before.
+
     pre: 0 <= low <= high <= 6
     post: 0 <= __return__ < 28
     post: (low == high == 6) == (__return__ == 27)
+    post: (low == high == 0) == (__return__ == 0)
+    post: low == high or __return__ == tile_index_of(low, high - 1) + 1
+    post: low != high or low == 0 or __return__ == tile_index_of(low - 1, 6) + 1
     """
     return 7 * low - low * (low - 1) // 2 + (high - low)
 
@@ -153,11 +160,19 @@ def mask_of_tiles(tiles: "tuple[Tile, ...] | list[Tile]") -> int:
     return mask
 
 
+_PIPS_OF_CHUNK: Final = tuple(
+    tuple(sum(TILE_PIPS[7 * chunk + bit] for bit in range(7) if subset >> bit & 1) for subset in range(128))
+    for chunk in range(4)
+)
+"""Pips of every subset of tiles 0-6, 7-13, 14-20 and 21-27: a hand's pips
+in four look-ups, once per hand at every settlement."""
+
+
 def pips_of_mask(mask: int) -> int:
-    """Pips on the tiles of ``mask``: what a hand costs at settlement."""
-    total = 0
-    while mask:
-        lowest = mask & -mask
-        total += TILE_PIPS[lowest.bit_length() - 1]
-        mask ^= lowest
-    return total
+    """Pips on the tiles of ``mask``: what a hand costs at settlement.
+
+    >>> pips_of_mask(mask_of_tiles([Tile(1, 2), Tile(6, 6)]))
+    15
+    """
+    low, second, third, high = _PIPS_OF_CHUNK
+    return low[mask & 127] + second[mask >> 7 & 127] + third[mask >> 14 & 127] + high[mask >> 21 & 127]
