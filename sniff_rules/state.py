@@ -9,6 +9,7 @@ properties give the same facts as :class:`~sniff_rules.tiles.Tile` values.
 from __future__ import annotations
 
 import enum
+from typing import Final
 
 
 import attrs
@@ -138,6 +139,10 @@ def _choose_opener(
     return draw_lot(tuple(range(rules.players)), source)
 
 
+_BIT: Final = tuple(1 << index for index in range(TILE_COUNT))
+_ALL_INDICES: Final = tuple(range(TILE_COUNT))
+
+
 def _deal(
     rules: Rules,
     round_number: int,
@@ -151,15 +156,15 @@ def _deal(
     if order is None:
         if source is None:
             raise InvalidStateError("SETUP-5", "the tiles are shuffled by the random source: give one, or an order")
-        indices, source = shuffled(tuple(range(TILE_COUNT)), source)
+        indices, source = shuffled(_ALL_INDICES, source)
     else:
         indices = _check_order(order)
     size = rules.hand_size
     hands = []
-    for seat in range(rules.players):
+    for start in range(0, rules.players * size, size):
         mask = 0
-        for index in indices[seat * size : (seat + 1) * size]:
-            mask |= 1 << index
+        for index in indices[start : start + size]:
+            mask |= _BIT[index]
         hands.append(mask)
     return State(
         rules=rules,

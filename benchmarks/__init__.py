@@ -1,0 +1,1 @@
+"""Benchmarks for sniff_rules; not part of the installed package."""

@@ -1,0 +1,237 @@
+"""Random-playout throughput of sniff_rules, and against the peers with --compare.
+
+Run from the repository root::
+
+    python3 -m benchmarks.playouts                 # sniff_rules alone
+    python3 -m benchmarks.playouts --compare       # and every installed peer, same run
+    python3 -m benchmarks.playouts --workers 2     # the process-pool speed-up
+
+Peers come with ``pip install -e '.[bench]'``. Every figure is a rate
+measured in this run; ratios compare engines measured in the same run,
+alternating, so a busy machine slows them alike. What is reported:
+
+- complete random matches for 2, 3 and 4 players: matches/s, placements/s,
+  draws and passes apart;
+- ``legal_moves`` and ``apply`` alone, in microseconds a call, over states
+  recorded from those matches;
+- the bytes a state adds to the one before it (the rest is shared);
+- with ``--workers N``: the same seeds played over N processes, checked to
+  give results identical to one process, and the speed-up.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import random
+import statistics
+import sys
+import time
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Final
+
+import attrs
+
+from benchmarks import peers
+from sniff_rules import Draw, Move, Phase, Place, Rules, State, apply, legal_moves, new_match, next_round
+from sniff_rules.randomness import RandomSource, SplitMix64
+
+
+@attrs.frozen
+class Playouts:
+    """What a batch of random matches played, and the CPU time it took."""
+
+    players: int
+    matches: int
+    placements: int
+    draws: int
+    passes: int
+    seconds: float
+    outcome: tuple[tuple[int, ...], ...]
+    """Final scores per match: equal outcomes show two runs played alike."""
+
+
+def play_matches(players: int, seeds: Sequence[int]) -> Playouts:
+    """One random match per seed; the seed deals and picks every move.
+
+    Moves are picked by a local ``random.Random`` seeded per match, as the
+    peers' adapters pick theirs, so the policy costs every engine alike.
+    """
+    rules = Rules.standard(players)
+    placements = draws = passes = 0
+    outcome = []
+    start = time.perf_counter()
+    for seed in seeds:
+        state = new_match(rules, seed=seed)
+        chooser = random.Random(seed)
+        while state.phase is not Phase.MATCH_OVER:
+            if state.phase is Phase.ROUND_OVER:
+                state = next_round(state)
+                continue
+            moves = legal_moves(state)
+            move = moves[chooser.randrange(len(moves))]
+            kind = type(move)
+            if kind is Place:
+                placements += 1
+            elif kind is Draw:
+                draws += 1
+            else:
+                passes += 1
+            state = apply(state, move)
+        outcome.append(state.scores)
+    return Playouts(players, len(seeds), placements, draws, passes, time.perf_counter() - start, tuple(outcome))
+
+
+def recorded(players: int, matches: int) -> list[tuple[State, Move]]:
+    """(state, move) pairs from random matches, to time the calls alone."""
+    rules = Rules.standard(players)
+    pairs: list[tuple[State, Move]] = []
+    for seed in range(matches):
+        state = new_match(rules, seed=seed)
+        chooser: RandomSource = SplitMix64.from_seed(seed)
+        while state.phase is not Phase.MATCH_OVER:
+            if state.phase is Phase.ROUND_OVER:
+                state = next_round(state)
+                continue
+            moves = legal_moves(state)
+            pick, chooser = chooser.below(len(moves))
+            pairs.append((state, moves[pick]))
+            state = apply(state, moves[pick])
+    return pairs
+
+
+def microseconds_per_call(pairs: list[tuple[State, Move]], repeat: int = 5) -> tuple[float, float]:
+    """Best-of-``repeat`` cost of ``legal_moves`` and of ``apply``, in µs a call."""
+    best_legal = best_apply = float("inf")
+    gc.disable()  # the recorded states are all alive; collections would time the list, not the calls
+    try:
+        for _ in range(repeat):
+            start = time.perf_counter()
+            for state, _move in pairs:
+                legal_moves(state)
+            best_legal = min(best_legal, time.perf_counter() - start)
+            start = time.perf_counter()
+            for state, move in pairs:
+                apply(state, move)
+            best_apply = min(best_apply, time.perf_counter() - start)
+    finally:
+        gc.enable()
+    return best_legal / len(pairs) * 1e6, best_apply / len(pairs) * 1e6
+
+
+def _reachable(root: object) -> dict[int, object]:
+    """Every object reachable from ``root`` through attrs fields and tuples."""
+    seen: dict[int, object] = {}
+    todo = [root]
+    while todo:
+        item = todo.pop()
+        if id(item) in seen or item is None or isinstance(item, (bool, str, float)):
+            continue
+        seen[id(item)] = item
+        if isinstance(item, tuple):
+            todo.extend(item)
+        elif attrs.has(type(item)):
+            todo.extend(getattr(item, name) for name in attrs.fields_dict(type(item)))  # type: ignore[arg-type]
+    return seen
+
+
+def bytes_added(before: State, after: State) -> int:
+    """Bytes of the objects ``after`` holds that ``before`` does not share.
+
+    Small ints and the library's interned tiles, points and moves are
+    shared process-wide and so are never counted.
+    """
+    old = _reachable(before)
+    return sum(sys.getsizeof(item) for key, item in _reachable(after).items() if key not in old)
+
+
+def memory_report(pairs: list[tuple[State, Move]]) -> tuple[float, int, int]:
+    """Mean and largest bytes added per move, and the full size of a mid-round state."""
+    added = [bytes_added(state, apply(state, move)) for state, move in pairs[:2000]]
+    middle = pairs[len(pairs) // 2][0]
+    whole = sum(sys.getsizeof(item) for item in _reachable(middle).values())
+    return statistics.fmean(added), max(added), whole
+
+
+def _chunks(seeds: Sequence[int], parts: int) -> list[list[int]]:
+    return [list(seeds[i::parts]) for i in range(parts)]
+
+
+def _play_chunk(job: tuple[int, list[int]]) -> Playouts:
+    return play_matches(job[0], job[1])
+
+
+def scaling(players: int, matches: int, workers: int) -> tuple[float, float, bool]:
+    """Seconds on one process, on ``workers`` processes, and whether they agree."""
+    seeds = list(range(matches))
+    start = time.perf_counter()
+    single = play_matches(players, seeds)
+    one = time.perf_counter() - start
+    with ProcessPoolExecutor(workers) as pool:
+        list(pool.map(_play_chunk, [(players, [s]) for s in range(workers)]))  # start the workers first
+        start = time.perf_counter()
+        parts = list(pool.map(_play_chunk, [(players, chunk) for chunk in _chunks(seeds, workers)]))
+        many = time.perf_counter() - start
+    by_seed: dict[int, tuple[int, ...]] = {}
+    for chunk, part in zip(_chunks(seeds, workers), parts):
+        by_seed.update(zip(chunk, part.outcome))
+    agree = tuple(by_seed[s] for s in seeds) == single.outcome
+    return one, many, agree
+
+
+ROUNDS: Final = 3
+
+
+def compare(seconds: float, out: Iterable[str] | None = None) -> list[tuple[peers.PeerResult, str]]:
+    """Every available engine, run ``ROUNDS`` times in turn; the median rate of each."""
+    names = (peers.SNIFF_RULES, *peers.available_peers())
+    runs: dict[str, list[peers.PeerResult]] = {name: [] for name in names}
+    for _ in range(ROUNDS):
+        for name in names:
+            runs[name].append(peers.run_for(peers.RUNNERS[name], seconds / ROUNDS, seed=1))
+    results = []
+    for name in names:
+        ordered = sorted(runs[name], key=lambda r: r.placements_per_second)
+        results.append((ordered[len(ordered) // 2], peers.version_of(name)))
+    return results
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Print the playout figures; with --compare the peers' too."""
+    parser = argparse.ArgumentParser(prog="python3 -m benchmarks.playouts", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--matches", type=int, default=200, help="matches per player count (default 200)")
+    parser.add_argument("--compare", action="store_true", help="also run the installed peers, alternating")
+    parser.add_argument("--seconds", type=float, default=6.0, help="play time per engine with --compare")
+    parser.add_argument("--workers", type=int, default=0, help="also measure N worker processes")
+    args = parser.parse_args(argv)
+    play_matches(4, range(10_000, 10_020))  # fill the move tables before timing
+    print(f"{'players':>7} {'matches/s':>10} {'placements/s':>13} {'draws/s':>9} {'passes/s':>9}")
+    for players in (2, 3, 4):
+        result = play_matches(players, range(args.matches))
+        rate = 1 / result.seconds
+        print(
+            f"{players:7d} {result.matches * rate:10.1f} {result.placements * rate:13.0f}"
+            f" {result.draws * rate:9.0f} {result.passes * rate:9.0f}"
+        )
+    pairs = recorded(4, 40)
+    legal_us, apply_us = microseconds_per_call(pairs)
+    print(f"4 players, {len(pairs)} recorded moves: legal_moves {legal_us:.2f} us, apply {apply_us:.2f} us a call")
+    mean_added, most_added, whole = memory_report(pairs)
+    print(f"memory: a move adds {mean_added:.0f} bytes on average (at most {most_added}); a whole state is {whole} bytes")
+    if args.workers:
+        one, many, agree = scaling(4, args.matches, args.workers)
+        print(
+            f"{args.workers} workers: {one:.2f} s -> {many:.2f} s, speed-up {one / many:.2f}x,"
+            f" results {'identical' if agree else 'DIFFERENT'} to one process"
+        )
+        if not agree:
+            return 1
+    if args.compare:
+        print()
+        peers._report(compare(args.seconds), sys.stdout)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
