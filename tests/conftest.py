@@ -35,3 +35,7 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile(os.environ.get("SNIFF_HYPOTHESIS_PROFILE", "fast"))
+
+# --doctest-modules would import every file under tests/; the deliberately
+# broken copies there are for crosshair alone (tests/test_contracts.py).
+collect_ignore = ["crosshair_broken"]

@@ -1,0 +1,31 @@
+"""legal_placements listing a tile once even when it fits two open points,
+where the engine offers it at each point (PLACE-1).
+
+A deliberately broken copy for ``tests/test_contracts.py``: crosshair must
+refute the contract, which is copied unchanged from
+``sniff_rules.contracts.legal_placements``.
+"""
+
+from __future__ import annotations
+
+from sniff_rules.contracts import LEAD, Move, tile_pips_of
+from sniff_rules.tiles import HIGH_PIP, LOW_PIP
+
+
+def legal_placements(hand: tuple[int, ...], open_values: tuple[int, ...]) -> tuple[Move, ...]:
+    """Every placement from ``hand``, by open point and then in hand order.
+
+    pre: all(0 <= tile < 28 for tile in hand)
+    pre: len(open_values) <= 4
+    post: list(__return__) == [(point, tile) for point in (range(len(open_values)) if open_values else (LEAD,)) for tile in hand if not open_values or open_values[point] in tile_pips_of(tile)]
+    """
+    if not open_values:
+        return tuple((LEAD, tile) for tile in hand)
+    moves: list[Move] = []
+    offered: set[int] = set()
+    for point, value in enumerate(open_values):
+        for tile in hand:
+            if tile not in offered and (LOW_PIP[tile] == value or HIGH_PIP[tile] == value):
+                offered.add(tile)
+                moves.append((point, tile))
+    return tuple(moves)
