@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TextIO
 
 from sniff_rules.bots import greedy_move
@@ -57,6 +59,81 @@ def demo(players: int, seed: int, out: TextIO) -> State:
         state = after
 
 
+def _shown(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def conform(paths: Sequence[Path], out: TextIO, quiet: bool = False) -> int:
+    """Replay vector files (or folders of them) and print a verdict per vector.
+
+    Returns the exit status: 0 when every vector passes, 1 otherwise.
+    """
+    from sniff_rules.conformance import check_file, default_vector_dir, vector_paths
+
+    started = time.perf_counter()
+    files = vector_paths(list(paths) or [default_vector_dir()])
+    if not files:
+        print("no vector files found", file=out)
+        return 1
+    passed = failed = 0
+    for path in files:
+        file_started = time.perf_counter()
+        results = check_file(path, _shown(path))
+        for result in results:
+            if result.passed:
+                passed += 1
+            else:
+                failed += 1
+            if not quiet or not result.passed:
+                print(result, file=out)
+        ok = sum(r.passed for r in results)
+        print(f"  {_shown(path)}: {ok}/{len(results)} passed in {time.perf_counter() - file_started:.2f} s", file=out)
+    verdict = "all passed" if not failed else f"{failed} FAILED"
+    print(
+        f"{passed + failed} vectors in {len(files)} files: {verdict} ({time.perf_counter() - started:.2f} s)",
+        file=out,
+    )
+    return 1 if failed else 0
+
+
+def vectors(directory: Path | None, write: bool, out: TextIO) -> int:
+    """Regenerate the generated vectors; print the diff against the files on disk.
+
+    With ``write`` the files are rewritten and 0 is returned; otherwise 1 is
+    returned when they differ. Hand-written vectors are never touched.
+    """
+    from sniff_rules.conformance import default_vector_dir, diff_generated, generated_files
+
+    target = directory if directory is not None else default_vector_dir()
+    started = time.perf_counter()
+    files, tally = generated_files()
+    print(
+        f"generated in {time.perf_counter() - started:.2f} s: {tally.matches} matches, {tally.rounds} rounds"
+        f" ({tally.blocked} blocked), {tally.won_mid_round} matches won mid-round,"
+        f" {tally.won_by_last_tile} by the last tile, {tally.moves} moves",
+        file=out,
+    )
+    diff = list(diff_generated(target, files))
+    if not diff:
+        print(f"{_shown(target)}: the generated vectors are up to date", file=out)
+        return 0
+    out.writelines(diff)
+    if not write:
+        print(f"{_shown(target)}: the generated vectors differ (above); rerun with --write to replace them", file=out)
+        return 1
+    for name, text in files.items():
+        path = target / name
+        if path.exists() and path.read_text(encoding="utf-8") == text:
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        print(f"wrote {_shown(path)} ({len(text.encode())} bytes)", file=out)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``sniff-rules`` and ``python -m sniff_rules``."""
     parser = argparse.ArgumentParser(prog="sniff-rules", description=__doc__)
@@ -64,7 +141,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     watch = commands.add_parser("demo", help="print a whole match between greedy bots")
     watch.add_argument("--players", type=int, choices=(2, 3, 4), default=4)
     watch.add_argument("--seed", type=int, default=1)
+    replay = commands.add_parser(
+        "conform", help="replay conformance vectors against this library; exit 1 on any failure"
+    )
+    replay.add_argument("paths", nargs="*", type=Path, metavar="PATH", help="vector files or folders (default: specs/vectors)")
+    replay.add_argument("-q", "--quiet", action="store_true", help="print failures and totals only")
+    regenerate = commands.add_parser(
+        "vectors", help="regenerate the generated vectors and print how they differ from the files"
+    )
+    mode = regenerate.add_mutually_exclusive_group()
+    mode.add_argument("--check", action="store_true", help="print the diff; exit 1 when it is not empty (default)")
+    mode.add_argument("--write", action="store_true", help="rewrite the generated files")
+    regenerate.add_argument("--dir", type=Path, default=None, help="vector folder (default: specs/vectors)")
     args = parser.parse_args(argv)
     if args.command == "demo":
         demo(args.players, args.seed, sys.stdout)
+    elif args.command == "conform":
+        return conform(args.paths, sys.stdout, args.quiet)
+    elif args.command == "vectors":
+        return vectors(args.dir, args.write, sys.stdout)
     return 0
