@@ -524,9 +524,10 @@ def test_crosshair_catches_the_broken_copy(runs: dict[tuple[str, ...], Run], nam
         refuted.add(condition_text(report.path, report.line))
         calls.append(f"{found['function']}({found['args']})")
     assert planted.refutes <= refuted, run.describe()
-    if planted.golden is not None:
-        # Only a change in crosshair's or z3's search moves this; the witness above still holds.
-        assert planted.golden in calls, f"expected {planted.golden} among {calls}\n{run.describe()}"
+    # ``planted.golden`` records the call reported on a development machine;
+    # crosshair's search does not always find the same one (seen with the
+    # same crosshair and z3 releases), so only the witness above is asserted.
+    assert calls, run.describe()
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))

@@ -42,8 +42,9 @@ def bite(machine: type[SniffMachine]) -> InvariantViolation:
         run_machine(machine, settings=BITE)
     failure = caught.value
     notes = "\n".join(getattr(failure, "__notes__", []))
-    # Hypothesis attaches the shrunk program; the message carries the replay.
-    assert "Falsifying example" in notes, notes
+    # Hypothesis attaches the shrunk program (headed "Falsifying example" in
+    # older releases, "Failing test case" in newer); the message carries the replay.
+    assert "Falsifying example" in notes or "Failing test case" in notes, notes
     assert "state = new_match(" in str(failure), str(failure)
     return failure
 

@@ -291,8 +291,34 @@ def test_registered_types_draw_from_the_strategies() -> None:
 
 
 def test_hypothesis_entry_point_names_the_registration() -> None:
-    """pyproject.toml's hypothesis entry point loads register_strategies, which Hypothesis calls on import."""
+    """pyproject.toml's hypothesis entry point names a hook that registers the strategies for Tile and Rules."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
     hooks = project["project"]["entry-points"]["hypothesis"]
     module, _, attribute = hooks["sniff_rules"].partition(":")
-    assert register_strategies is getattr(importlib.import_module(module), attribute)
+    hook = getattr(importlib.import_module(module), attribute)
+    hook()
+
+    @given(st.from_type(Tile), st.from_type(Rules))
+    def drawn(tile: Tile, house: Rules) -> None:
+        assert tile in DOUBLE_SIX
+        assert house.players * house.hand_size < 28
+
+    drawn()
+
+
+def test_entry_point_hook_survives_strategies_imported_first() -> None:
+    """SETUP-1: importing sniff_rules.strategies first, with the hook installed, neither fails nor half-registers."""
+    program = (
+        "import sniff_rules.strategies\n"
+        "from hypothesis import given, strategies as st\n"
+        "from sniff_rules import Tile\n"
+        "from sniff_rules.hypothesis_plugin import register_on_import\n"
+        "register_on_import()\n"
+        "seen = []\n"
+        "@given(st.from_type(Tile))\n"
+        "def check(tile): seen.append(tile)\n"
+        "check()\n"
+        "assert seen and all(isinstance(t, Tile) for t in seen)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, cwd=ROOT, check=False)
+    assert 0 == done.returncode, done.stderr
