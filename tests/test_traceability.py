@@ -97,6 +97,19 @@ def test_every_rule_has_a_test() -> None:
     assert [] == missing, f"rules with no test citing them: {', '.join(missing)}"
 
 
+# Modules around the engine that restate or exercise rules rather than enforce them.
+_NOT_ENFORCING = {"strategies.py", "testing.py", "contracts.py", "conformance.py", "notation.py"}
+
+
+def test_every_rule_is_cited_by_the_code_that_enforces_it() -> None:
+    """Every rule id of specs/rules.md is cited by the engine code that enforces it, so a reader finds it by id."""
+    cited: set[str] = set()
+    for path in sorted(CODE.glob("*.py")):
+        if path.name not in _NOT_ENFORCING:
+            cited |= cited_ids(path.read_text(encoding="utf-8"))
+    assert [] == [rule for rule in defined_ids() if rule not in cited]
+
+
 def test_code_and_tests_cite_only_existing_rules() -> None:
     """No module of sniff_rules/ or tests/ cites a rule id that specs/rules.md does not define."""
     known = set(defined_ids())
