@@ -33,7 +33,7 @@ from sniff_rules.moves import Draw, Move, Pass, Place, apply, legal_moves
 from sniff_rules.randomness import RandomSource, SplitMix64, draw_lot, shuffled
 from sniff_rules.rules import Rules, Seat, Side
 from sniff_rules.scoring import PlayScore, Settlement, play_points, round_to_five, score_play, settle_round
-from sniff_rules.state import Phase, RoundResult, State, new_match, next_round
+from sniff_rules.state import Phase, RoundContext, RoundResult, State, new_match, next_round
 from sniff_rules.tiles import DOUBLE_SIX, Pip, Tile
 
 __version__ = "0.1.0"
@@ -59,6 +59,7 @@ __all__ = [
     "PlayScore",
     "Port",
     "RandomSource",
+    "RoundContext",
     "RoundResult",
     "Rules",
     "Seat",

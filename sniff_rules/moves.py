@@ -217,20 +217,13 @@ def _apply_place(state: State, seat: Seat, move: Place) -> State:
     if not boneyard and _blocked(hands, layout):
         return _end_round(state, hands, layout, scores, finisher=None)  # BLOCK-1
     return State(
-        rules,
+        state.context,
         Phase.PLAYING,
-        state.round_number,
-        state.opener,
         seat + 1 if seat + 1 < players else 0,  # TURN-1
         hands,
         boneyard,
         layout,
         scores,
-        -1,
-        state.source,
-        state.lot,
-        state.last_round,
-        None,
     )
 
 
@@ -277,25 +270,19 @@ def _replace(
     layout: Layout | None = None,
     scores: tuple[int, ...] | None = None,
     drawn: int = -1,
-    last_round: RoundResult | None = None,
     winner: int | None = None,
 ) -> State:
     """``state`` with the fields a move changes; a plain constructor call,
     since ``attrs.evolve`` costs several times more on every draw and pass."""
     return State(
-        state.rules,
+        state.context,
         phase,
-        state.round_number,
-        state.opener,
         state.to_move if to_move is None else to_move,
         state.hand_masks if hand_masks is None else hand_masks,
         state.boneyard_ids if boneyard_ids is None else boneyard_ids,
         state.layout if layout is None else layout,
         state.scores if scores is None else scores,
         drawn,
-        state.source,
-        state.lot,
-        state.last_round if last_round is None else last_round,
         winner,
     )
 
@@ -320,15 +307,16 @@ def _end_round(
     settlement = settle_masks(rules, hands)  # SETTLE-1..3
     # SETTLE-4: no floor; a score may go below zero.
     scores = tuple(score - deduction for score, deduction in zip(scores, settlement.side_deductions))
-    result = RoundResult(state.round_number, finisher, tuple(tiles_of_mask(h) for h in hands), settlement)
-    return _replace(
-        state,
-        phase=Phase.ROUND_OVER,
-        hand_masks=hands,
-        boneyard_ids=boneyard,
-        layout=layout,
-        scores=scores,
-        last_round=result,
+    context = state.context
+    result = RoundResult(context.round_number, finisher, tuple(tiles_of_mask(h) for h in hands), settlement)
+    return State(
+        attrs.evolve(context, last_round=result),
+        Phase.ROUND_OVER,
+        state.to_move,
+        hands,
+        state.boneyard_ids if boneyard is None else boneyard,
+        layout,
+        scores,
     )
 
 

@@ -586,7 +586,7 @@ def state_from_data(value: JsonValue) -> State:
         _check_drawn(to_move, hands, layout, drawn)
 
     hand_masks = tuple(sum(1 << tile.index for tile in hand) for hand in hands)
-    state = State(
+    state = State.create(
         rules=rules,
         phase=phase,
         round_number=round_number,

@@ -53,30 +53,98 @@ class RoundResult:
 
 
 @attrs.frozen
+class RoundContext:
+    """What stays fixed through a round: the rules, the round's number and
+    opener, the lot that chose the opener (empty when the finisher opens,
+    OPEN-2), the random source for later deals, and the last settled round.
+
+    Kept apart from :class:`State` so that a move copies one reference
+    instead of six fields.
+    """
+
+    rules: Rules
+    round_number: int
+    opener: Seat
+    source: RandomSource | None = None
+    lot: tuple[LotRound, ...] = ()
+    last_round: RoundResult | None = None
+
+
+@attrs.frozen
 class State:
     """A position of a match of American Sniff.
 
     ``hand_masks[seat]`` holds bit ``i`` for each tile index ``i`` in the hand;
     ``boneyard_ids`` is the draw pile, next draw first; ``drawn`` is the tile
     index a player drew and now must place (DRAW-2), else -1; ``scores`` has
-    one entry per side (:meth:`Rules.side_of`); ``lot`` records the lot that
-    chose this round's opener (empty when the finisher opens, OPEN-2).
+    one entry per side (:meth:`Rules.side_of`). The round's fixed facts are
+    in ``context`` and read through :attr:`rules`, :attr:`round_number`,
+    :attr:`opener`, :attr:`source`, :attr:`lot` and :attr:`last_round`;
+    :meth:`create` builds a state from those facts directly.
     """
 
-    rules: Rules
+    context: RoundContext
     phase: Phase
-    round_number: int
-    opener: Seat
     to_move: Seat
     hand_masks: tuple[int, ...]
     boneyard_ids: tuple[TileIndex, ...]
     layout: Layout
     scores: tuple[int, ...]
     drawn: TileIndex = -1
-    source: RandomSource | None = None
-    lot: tuple[LotRound, ...] = ()
-    last_round: RoundResult | None = None
     winner: Side | None = None
+
+    @classmethod
+    def create(
+        cls,
+        *,
+        rules: Rules,
+        phase: Phase,
+        round_number: int,
+        opener: Seat,
+        to_move: Seat,
+        hand_masks: tuple[int, ...],
+        boneyard_ids: tuple[TileIndex, ...],
+        layout: Layout,
+        scores: tuple[int, ...],
+        drawn: TileIndex = -1,
+        source: RandomSource | None = None,
+        lot: tuple[LotRound, ...] = (),
+        last_round: RoundResult | None = None,
+        winner: Side | None = None,
+    ) -> State:
+        """A state from every fact by name, the round's fixed ones included."""
+        context = RoundContext(rules, round_number, opener, source, lot, last_round)
+        return cls(context, phase, to_move, hand_masks, boneyard_ids, layout, scores, drawn, winner)
+
+    @property
+    def rules(self) -> Rules:
+        """The house rules of the match."""
+        return self.context.rules
+
+    @property
+    def round_number(self) -> int:
+        """1 for the first round of the match."""
+        return self.context.round_number
+
+    @property
+    def opener(self) -> Seat:
+        """The seat that led (or leads) this round (OPEN-1, OPEN-2)."""
+        return self.context.opener
+
+    @property
+    def source(self) -> RandomSource | None:
+        """The random source for the next deals and lots (SETUP-5)."""
+        return self.context.source
+
+    @property
+    def lot(self) -> tuple[LotRound, ...]:
+        """The lot that chose this round's opener; empty when the finisher opens."""
+        return self.context.lot
+
+    @property
+    def last_round(self) -> RoundResult | None:
+        """The most recently ended round: this one once it is over."""
+        return self.context.last_round
 
     @property
     def hands(self) -> tuple[tuple[Tile, ...], ...]:
@@ -167,18 +235,13 @@ def _deal(
             mask |= _BIT[index]
         hands.append(mask)
     return State(
-        rules=rules,
-        phase=Phase.PLAYING,
-        round_number=round_number,
-        opener=opener,
-        to_move=opener,
-        hand_masks=tuple(hands),
-        boneyard_ids=tuple(indices[rules.players * size :]),
-        layout=Layout.EMPTY,
-        scores=scores,
-        source=source,
-        lot=lot,
-        last_round=last_round,
+        RoundContext(rules, round_number, opener, source, lot, last_round),
+        Phase.PLAYING,
+        opener,
+        tuple(hands),
+        tuple(indices[rules.players * size :]),
+        Layout.EMPTY,
+        scores,
     )
 
 

@@ -176,7 +176,7 @@ def make_state(
     if drawn is not None:
         assert drawn in hand_tiles[to_move], "the drawn tile is in the drawer's hand"
     masks = tuple(sum(1 << tile.index for tile in hand) for hand in hand_tiles)
-    return State(
+    return State.create(
         rules=rules,
         phase=Phase.PLAYING,
         round_number=round_number,
