@@ -13,7 +13,10 @@ from sniff_rules import (
     Phase,
     Place,
     Port,
+    RoundResult,
     Rules,
+    Settlement,
+    SplitMix64,
     State,
     Tile,
     apply,
@@ -135,3 +138,36 @@ def test_a_deal_order_names_each_repeated_tile_once() -> None:
     expected = "SETUP-5: a deal order holds each of the 28 tiles once; repeated: [0|0], [1|1]"
     assert expected == refusal(lambda: new_match(Rules.standard(3), order=order, opener=0), "SETUP-5")
 
+
+
+def test_create_keeps_every_fact_it_is_given() -> None:
+    """MATCH-1, OPEN-1: State.create stores each named fact, the round's fixed ones in the context."""
+    rules = Rules.standard(2)
+    last = RoundResult(1, None, ((), ()), Settlement((0, 0), (0, 0), (0, 0)))
+    lot = (((0, 3), (1, 3)), ((0, 6), (1, 2)))
+    source = SplitMix64.from_seed(9)
+    state = State.create(
+        rules=rules,
+        phase=Phase.MATCH_OVER,
+        round_number=2,
+        opener=0,
+        to_move=1,
+        hand_masks=(0, 0),
+        boneyard_ids=(),
+        layout=layout_of((Tile(1, 4), None)),
+        scores=(250, 35),
+        drawn=-1,
+        source=source,
+        lot=lot,
+        last_round=last,
+        winner=0,
+    )
+    assert (rules, 2, 0, source, lot, last) == (
+        state.rules,
+        state.round_number,
+        state.opener,
+        state.source,
+        state.lot,
+        state.last_round,
+    )
+    assert (Phase.MATCH_OVER, 1, (250, 35), -1, 0) == (state.phase, state.to_move, state.scores, state.drawn, state.winner)
