@@ -261,15 +261,20 @@ def test_round_blocks_at_once_after_a_placement() -> None:
     assert () == legal_moves(ended)
 
 
-def test_round_blocks_at_once_after_a_draw() -> None:
-    """BLOCK-1, SETTLE-4: the last tile drawn, [4|5], fits nowhere and nobody can place; both scores go negative."""
-    state = make_state(
+def _last_draw_blocks() -> State:
+    """Seat 1 to draw the last tile, [4|5], which fits nowhere; nobody can place after it."""
+    return make_state(
         2,
         [tiles("[2|3]"), tiles("[1|2]")],
         layout=layout_of((Tile(0, 6), None)),
         boneyard=tiles("[4|5]"),
         to_move=1,
     )
+
+
+def test_round_blocks_at_once_after_a_draw() -> None:
+    """BLOCK-1, SETTLE-4: the last tile drawn, [4|5], fits nowhere and nobody can place; both scores go negative."""
+    state = _last_draw_blocks()
     ended = apply(state, Draw(1))
     assert Phase.ROUND_OVER == ended.phase
     assert ended.last_round is not None
@@ -281,13 +286,7 @@ def test_round_blocks_at_once_after_a_draw() -> None:
 
 def test_a_draw_that_blocks_moves_the_tile_out_of_the_boneyard() -> None:
     """BLOCK-1, DRAW-2: the blocking draw takes [4|5] into the hand; it is no longer in the boneyard."""
-    state = make_state(
-        2,
-        [tiles("[2|3]"), tiles("[1|2]")],
-        layout=layout_of((Tile(0, 6), None)),
-        boneyard=tiles("[4|5]"),
-        to_move=1,
-    )
+    state = _last_draw_blocks()
     ended = apply(state, Draw(1))
     assert Phase.ROUND_OVER == ended.phase
     assert tiles("[1|2] [4|5]") == ended.hand(1)
