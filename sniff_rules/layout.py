@@ -14,7 +14,7 @@ Point ids: ``tile index * 6 + port``; sorting them sorts by tile, then port.
 from __future__ import annotations
 
 import enum
-from typing import ClassVar, Final, TypeAlias
+from typing import TYPE_CHECKING, Any, ClassVar, Final, TypeAlias, final
 
 import attrs
 
@@ -165,7 +165,8 @@ class Connection:
         return f"{self.existing} - {self.placed}"
 
 
-@attrs.frozen
+@final
+@attrs.frozen(init=False, weakref_slot=False)
 class Layout:
     """Everything on the table, kept so each placement costs O(open points).
 
@@ -187,6 +188,46 @@ class Layout:
     placed_mask: int = 0
 
     EMPTY: ClassVar[Layout]
+
+    def __new__(
+        cls,
+        placements: tuple[Placement, ...] = (),
+        open_point_ids: tuple[PointId, ...] = (),
+        end_count: int = 0,
+        sniff: TileIndex = -1,
+        placed_mask: int = 0,
+    ) -> Layout:
+        # Built on every placement: as State.__new__, a mutable twin with the
+        # same slots becomes a Layout, at a third of the cost of attrs'
+        # frozen __init__.
+        layout: Any = _new_object(_MutableLayout)
+        layout.placements = placements
+        layout.open_point_ids = open_point_ids
+        layout.end_count = end_count
+        layout.sniff = sniff
+        layout.placed_mask = placed_mask
+        layout.__class__ = Layout
+        built: Layout = layout
+        return built
+
+    if TYPE_CHECKING:
+        # For type checkers only, so that attrs.evolve is checked: at run
+        # time __new__ builds the layout and there is no __init__.
+        def __init__(
+            self,
+            placements: tuple[Placement, ...] = (),
+            open_point_ids: tuple[PointId, ...] = (),
+            end_count: int = 0,
+            sniff: TileIndex = -1,
+            placed_mask: int = 0,
+        ) -> None: ...
+
+    def __init_subclass__(cls) -> None:
+        raise TypeError("Layout is final: its fast __new__ builds exactly Layout")
+
+    def __reduce__(self) -> tuple[type[Layout], tuple[object, ...]]:
+        # pickle and copy rebuild through __new__, which needs the fields.
+        return type(self), attrs.astuple(self, recurse=False)
 
     @property
     def open_points(self) -> tuple[AttachmentPoint, ...]:
@@ -255,6 +296,9 @@ class Layout:
         return place_on(self, index, target.id)
 
 
+_MutableLayout: Final[type[Any]] = type("_MutableLayout", (), {"__slots__": tuple(f.name for f in attrs.fields(Layout))})
+"""Layout's mutable twin: the same slots, so an instance can become a Layout."""
+_new_object: Final = object.__new__
 Layout.EMPTY = Layout()
 
 

@@ -9,7 +9,7 @@ properties give the same facts as :class:`~sniff_rules.tiles.Tile` values.
 from __future__ import annotations
 
 import enum
-from typing import Final
+from typing import TYPE_CHECKING, Any, Final, final
 
 
 import attrs
@@ -70,7 +70,8 @@ class RoundContext:
     last_round: RoundResult | None = None
 
 
-@attrs.frozen
+@final
+@attrs.frozen(init=False, weakref_slot=False)
 class State:
     """A position of a match of American Sniff.
 
@@ -92,6 +93,60 @@ class State:
     scores: tuple[int, ...]
     drawn: TileIndex = -1
     winner: Side | None = None
+
+    def __new__(
+        cls,
+        context: RoundContext,
+        phase: Phase,
+        to_move: Seat,
+        hand_masks: tuple[int, ...],
+        boneyard_ids: tuple[TileIndex, ...],
+        layout: Layout,
+        scores: tuple[int, ...],
+        drawn: TileIndex = -1,
+        winner: Side | None = None,
+    ) -> State:
+        # Every move makes a State. attrs' frozen __init__ sets each field
+        # through object.__setattr__, about 90 ns a field; filling a mutable
+        # twin with the same slots and then giving it this class costs a
+        # third of that. Equality, hashing, repr and the refusal to assign
+        # stay attrs' own.
+        state: Any = _new_object(_MutableState)
+        state.context = context
+        state.phase = phase
+        state.to_move = to_move
+        state.hand_masks = hand_masks
+        state.boneyard_ids = boneyard_ids
+        state.layout = layout
+        state.scores = scores
+        state.drawn = drawn
+        state.winner = winner
+        state.__class__ = State
+        built: State = state
+        return built
+
+    if TYPE_CHECKING:
+        # For type checkers only, so that attrs.evolve is checked: at run
+        # time __new__ builds the state and there is no __init__.
+        def __init__(
+            self,
+            context: RoundContext,
+            phase: Phase,
+            to_move: Seat,
+            hand_masks: tuple[int, ...],
+            boneyard_ids: tuple[TileIndex, ...],
+            layout: Layout,
+            scores: tuple[int, ...],
+            drawn: TileIndex = -1,
+            winner: Side | None = None,
+        ) -> None: ...
+
+    def __init_subclass__(cls) -> None:
+        raise TypeError("State is final: its fast __new__ builds exactly State")
+
+    def __reduce__(self) -> tuple[type[State], tuple[object, ...]]:
+        # pickle and copy rebuild through __new__, which needs the fields.
+        return type(self), attrs.astuple(self, recurse=False)
 
     @classmethod
     def create(
@@ -173,6 +228,11 @@ class State:
     def score_of(self, seat: Seat) -> int:
         """The score ``seat`` plays for: its own, or its partnership's."""
         return self.scores[self.rules.side_of(seat)]
+
+
+_MutableState: Final[type[Any]] = type("_MutableState", (), {"__slots__": tuple(f.name for f in attrs.fields(State))})
+"""State's mutable twin: the same slots, so an instance can become a State."""
+_new_object: Final = object.__new__
 
 
 def _check_order(order: tuple[Tile, ...]) -> tuple[TileIndex, ...]:
