@@ -15,6 +15,7 @@ import attrs
 from sniff_rules.errors import IllegalMoveError
 from sniff_rules.layout import (
     POINT_VALUE,
+    POINTS,
     AttachmentPoint,
     Layout,
     check_target,
@@ -23,7 +24,7 @@ from sniff_rules.layout import (
 )
 from sniff_rules.rules import Seat
 from sniff_rules.scoring import settle_masks
-from sniff_rules.state import Phase, RoundResult, State
+from sniff_rules.state import Phase, RoundContext, RoundResult, State
 from sniff_rules.tiles import DOUBLE_SIX, HIGH_PIP, LOW_PIP, PIP_MASK, Tile, indices_of_mask, tiles_of_mask
 
 
@@ -97,11 +98,20 @@ _POINT_NEEDS: Final = tuple(PIP_MASK[value] for value in POINT_VALUE)
 """For each point id, the tiles that could attach there."""
 
 
+_PLACE_OF: Final[dict[tuple[Seat, int, int], Place]] = {}
+"""Each (seat, point id, tile index) placement made so far, so that the
+tuples above share their moves and a new key costs no new Place."""
+
+
 def _places_on(seat: Seat, point_id: int, candidates: int) -> tuple[Place, ...]:
-    target = AttachmentPoint.from_id(point_id)
-    found = tuple(Place(seat, tile, target) for tile in tiles_of_mask(candidates))
-    _PLACES_ON[seat][point_id][candidates] = found
-    return found
+    found = []
+    for index in indices_of_mask(candidates):
+        place = _PLACE_OF.get((seat, point_id, index))
+        if place is None:
+            place = _PLACE_OF[seat, point_id, index] = Place(seat, DOUBLE_SIX[index], POINTS[point_id])
+        found.append(place)
+    _PLACES_ON[seat][point_id][candidates] = moves = tuple(found)
+    return moves
 
 
 def _placeable(hand: int, layout: Layout) -> int:
@@ -308,14 +318,14 @@ def _end_round(
     finisher: Seat | None,
     boneyard: tuple[int, ...] | None = None,
 ) -> State:
-    rules = state.rules
+    context = state.context
+    rules = context.rules
     settlement = settle_masks(rules, hands)  # SETTLE-1..3
     # SETTLE-4: no floor; a score may go below zero.
-    scores = tuple(score - deduction for score, deduction in zip(scores, settlement.side_deductions))
-    context = state.context
-    result = RoundResult(context.round_number, finisher, tuple(tiles_of_mask(h) for h in hands), settlement)
+    scores = tuple([score - deduction for score, deduction in zip(scores, settlement.side_deductions)])
+    result = RoundResult(context.round_number, finisher, tuple([tiles_of_mask(h) for h in hands]), settlement)
     return State(
-        attrs.evolve(context, last_round=result),
+        RoundContext(rules, context.round_number, context.opener, context.source, context.lot, result),
         Phase.ROUND_OVER,
         state.to_move,
         hands,

@@ -60,21 +60,27 @@ class SplitMix64:
     def next64(self) -> tuple[int, SplitMix64]:
         """The next 64-bit output and the advanced source."""
         state = (self.state + _GOLDEN_GAMMA) & _MASK64
-        z = state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-        return z ^ (z >> 31), SplitMix64(state)
+        return _mix(state), SplitMix64(state)
 
     def below(self, bound: int) -> tuple[int, SplitMix64]:
         """Uniform in ``range(bound)``: outputs under ``2**64 % bound`` are redrawn."""
         if bound < 1:
             raise InvalidStateError("SETUP-5", f"cannot draw below {bound}")
-        threshold = (1 << 64) % bound
-        source = self
+        threshold = _TWO_TO_64 % bound
+        state = self.state
         while True:
-            value, source = source.next64()
+            # next64 without a source per redraw: only the last state is kept.
+            state = (state + _GOLDEN_GAMMA) & _MASK64
+            value = _mix(state)
             if value >= threshold:
-                return value % bound, source
+                return value % bound, SplitMix64(state)
+
+
+def _mix(state: int) -> int:
+    """SplitMix64's output function of an advanced state."""
+    z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return z ^ (z >> 31)
 
 
 def shuffled(items: tuple[T, ...], source: RandomSource) -> tuple[tuple[T, ...], RandomSource]:
@@ -92,20 +98,39 @@ def shuffled(items: tuple[T, ...], source: RandomSource) -> tuple[tuple[T, ...],
     (2, 3, 4, 1, 0)
     """
     order = list(items)
-    i = len(order) - 1
+    groups = _SHUFFLE_GROUPS.get(len(order))
+    if groups is None:
+        groups = _SHUFFLE_GROUPS[len(order)] = _shuffle_groups(len(order))
+    for product, positions in groups:
+        packed, source = source.below(product)
+        for i, bound in positions:
+            j = packed % bound
+            packed //= bound
+            order[i], order[j] = order[j], order[i]
+    return tuple(order), source
+
+
+ShuffleGroup = tuple[int, tuple[tuple[int, int], ...]]
+"""One packed draw of a shuffle: the product of its bounds, and each
+position ``i`` it swaps with its bound ``i + 1``, in swap order."""
+
+
+def _shuffle_groups(length: int) -> tuple[ShuffleGroup, ...]:
+    """How a shuffle of ``length`` items groups its bounds; fixed per length."""
+    groups: list[ShuffleGroup] = []
+    i = length - 1
     while i > 0:
         product, last = 1, i
         while last > 0 and product * (last + 1) < _TWO_TO_64:
             product *= last + 1
             last -= 1
-        packed, source = source.below(product)
-        while i > last:
-            packed, j = divmod(packed, i + 1)
-            order[i], order[j] = order[j], order[i]
-            i -= 1
-    return tuple(order), source
+        groups.append((product, tuple((position, position + 1) for position in range(i, last, -1))))
+        i = last
+    return tuple(groups)
 
 
+_SHUFFLE_GROUPS: Final[dict[int, tuple[ShuffleGroup, ...]]] = {}
+"""The groups of each length met so far: a deal always shuffles 28."""
 _TWO_TO_64: Final = 1 << 64
 
 LOT_FACES: Final = 6

@@ -137,19 +137,31 @@ PIP_MASK: Final[tuple[int, ...]] = tuple(
 """For each pip, the bit mask of the seven tiles showing it."""
 
 
-def indices_of_mask(mask: int) -> list[TileIndex]:
+_CHUNK_BITS: Final = 7
+_CHUNK: Final = (1 << _CHUNK_BITS) - 1
+_INDICES_OF_CHUNK: Final = tuple(
+    tuple(
+        tuple(_CHUNK_BITS * chunk + bit for bit in range(_CHUNK_BITS) if subset >> bit & 1)
+        for subset in range(_CHUNK + 1)
+    )
+    for chunk in range(TILE_COUNT // _CHUNK_BITS)
+)
+"""The indices in every subset of tiles 0-6, 7-13, 14-20 and 21-27."""
+_TILES_OF_CHUNK: Final = tuple(
+    tuple(tuple(DOUBLE_SIX[index] for index in indices) for indices in chunk) for chunk in _INDICES_OF_CHUNK
+)
+
+
+def indices_of_mask(mask: int) -> tuple[TileIndex, ...]:
     """The tile indices whose bits are set in ``mask``, ascending."""
-    found = []
-    while mask:
-        lowest = mask & -mask
-        found.append(lowest.bit_length() - 1)
-        mask ^= lowest
-    return found
+    low, second, third, high = _INDICES_OF_CHUNK
+    return low[mask & 127] + second[mask >> 7 & 127] + third[mask >> 14 & 127] + high[mask >> 21 & 127]
 
 
 def tiles_of_mask(mask: int) -> tuple[Tile, ...]:
     """The tiles whose bits are set in ``mask``, index order."""
-    return tuple([DOUBLE_SIX[index] for index in indices_of_mask(mask)])
+    low, second, third, high = _TILES_OF_CHUNK
+    return low[mask & 127] + second[mask >> 7 & 127] + third[mask >> 14 & 127] + high[mask >> 21 & 127]
 
 
 def mask_of_tiles(tiles: "tuple[Tile, ...] | list[Tile]") -> int:
@@ -161,8 +173,7 @@ def mask_of_tiles(tiles: "tuple[Tile, ...] | list[Tile]") -> int:
 
 
 _PIPS_OF_CHUNK: Final = tuple(
-    tuple(sum(TILE_PIPS[7 * chunk + bit] for bit in range(7) if subset >> bit & 1) for subset in range(128))
-    for chunk in range(4)
+    tuple(sum(TILE_PIPS[index] for index in indices) for indices in chunk) for chunk in _INDICES_OF_CHUNK
 )
 """Pips of every subset of tiles 0-6, 7-13, 14-20 and 21-27: a hand's pips
 in four look-ups, once per hand at every settlement."""
