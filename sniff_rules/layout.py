@@ -299,6 +299,9 @@ class Layout:
 _MutableLayout: Final[type[Any]] = type("_MutableLayout", (), {"__slots__": tuple(f.name for f in attrs.fields(Layout))})
 """Layout's mutable twin: the same slots, so an instance can become a Layout."""
 _new_object: Final = object.__new__
+_build_layout: Final = Layout.__new__
+"""Called as ``_build_layout(Layout, ...)`` on the hot path: it skips
+type.__call__, which packs the arguments into a tuple for __new__."""
 Layout.EMPTY = Layout()
 
 
@@ -383,7 +386,8 @@ def place_on(layout: Layout, index: TileIndex, point_id: PointId) -> Layout:
         open_ids.append(base + _LOW)
         count += LOW_PIP[index]
     open_ids.sort()
-    return Layout(
+    return _build_layout(
+        Layout,
         layout.placements + (_PLACEMENTS[index][point_id],),
         tuple(open_ids),
         count,

@@ -25,7 +25,16 @@ from sniff_rules.layout import (
 from sniff_rules.rules import Seat
 from sniff_rules.scoring import settle_masks
 from sniff_rules.state import Phase, RoundContext, RoundResult, State
-from sniff_rules.tiles import DOUBLE_SIX, HIGH_PIP, LOW_PIP, PIP_MASK, Tile, indices_of_mask, tiles_of_mask
+from sniff_rules.tiles import (
+    DOUBLE_SIX,
+    FULL_SET_MASK,
+    HIGH_PIP,
+    LOW_PIP,
+    PIP_MASK,
+    Tile,
+    indices_of_mask,
+    tiles_of_mask,
+)
 
 
 def _check_seat_type(_instance: object, _attribute: object, seat: int) -> None:
@@ -80,6 +89,9 @@ class Pass:
 
 Move: TypeAlias = Place | Draw | Pass
 
+_build_state: Final = State.__new__
+"""Called as ``_build_state(State, ...)`` on the hot path: it skips
+type.__call__, which packs the arguments into a tuple for __new__."""
 _PLAYING: Final = Phase.PLAYING
 """Read on every call; a module constant costs a tenth of the enum attribute."""
 
@@ -103,25 +115,35 @@ _PLACE_OF: Final[dict[tuple[Seat, int, int], Place]] = {}
 tuples above share their moves and a new key costs no new Place."""
 
 
-def _places_on(seat: Seat, point_id: int, candidates: int) -> tuple[Place, ...]:
-    found = []
-    for index in indices_of_mask(candidates):
-        place = _PLACE_OF.get((seat, point_id, index))
-        if place is None:
-            place = _PLACE_OF[seat, point_id, index] = Place(seat, DOUBLE_SIX[index], POINTS[point_id])
-        found.append(place)
-    _PLACES_ON[seat][point_id][candidates] = moves = tuple(found)
-    return moves
+def _fill_places(seat: Seat, open_ids: tuple[int, ...], hand: int) -> tuple[Place, ...]:
+    """The placements of ``hand`` on ``open_ids``, adding what the tables lack."""
+    moves: list[Place] = []
+    for point_id in open_ids:
+        candidates = hand & _POINT_NEEDS[point_id]
+        if not candidates:
+            continue
+        found = _PLACES_ON[seat][point_id].get(candidates)
+        if found is None:
+            places = []
+            for index in indices_of_mask(candidates):
+                place = _PLACE_OF.get((seat, point_id, index))
+                if place is None:
+                    place = _PLACE_OF[seat, point_id, index] = Place(seat, DOUBLE_SIX[index], POINTS[point_id])
+                places.append(place)
+            found = _PLACES_ON[seat][point_id][candidates] = tuple(places)
+        moves += found
+    return tuple(moves)
 
 
-def _placeable(hand: int, layout: Layout) -> int:
-    """The tiles of ``hand`` that fit some open point (all of it on an empty table)."""
-    if not layout.placements:
-        return hand
-    need = 0
-    for point_id in layout.open_point_ids:
-        need |= _POINT_NEEDS[point_id]
-    return hand & need
+def _fitting(layout: Layout) -> int:
+    """The tiles that fit some open point of ``layout``: all of them on an empty table."""
+    open_ids = layout.open_point_ids
+    if not open_ids:
+        return FULL_SET_MASK  # OPEN-3
+    fits = 0
+    for point_id in open_ids:
+        fits |= _POINT_NEEDS[point_id]
+    return fits
 
 
 def legal_moves(state: State) -> tuple[Move, ...]:
@@ -138,17 +160,20 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     seat = state.to_move
     layout = state.layout
     hand = state.hand_masks[seat] if state.drawn < 0 else 1 << state.drawn  # DRAW-2
-    if not layout.placements:
-        leads = _LEADS[seat]  # OPEN-3: any tile may lead
+    open_ids = layout.open_point_ids
+    if not open_ids:
+        leads = _LEADS[seat]  # OPEN-3: an empty table; any tile may lead
         return tuple([leads[index] for index in indices_of_mask(hand)])
     moves: tuple[Move, ...] = ()
     cache = _PLACES_ON[seat]
-    for point_id in layout.open_point_ids:
-        candidates = hand & _POINT_NEEDS[point_id]
-        if candidates:
-            found = cache[point_id].get(candidates)
-            # Concatenating the cached tuples beats a list: most states have one or two.
-            moves += found if found is not None else _places_on(seat, point_id, candidates)
+    try:
+        for point_id in open_ids:
+            candidates = hand & _POINT_NEEDS[point_id]
+            if candidates:
+                # Concatenating the cached tuples beats a list: most states have one or two.
+                moves += cache[point_id][candidates]
+    except KeyError:
+        moves = _fill_places(seat, open_ids, hand)
     if moves:
         return moves  # DRAW-1: a player who can place must place
     if state.boneyard_ids:
@@ -180,8 +205,7 @@ def apply(state: State, move: Move) -> State:
         raise IllegalMoveError("TURN-1", f"a move is a Place, Draw or Pass, got {move!r}")
     if move.seat != seat:
         raise IllegalMoveError("TURN-2", f"seat {move.seat} moved, but it is seat {seat}'s turn")
-    if kind is Place:
-        assert isinstance(move, Place)
+    if type(move) is Place:
         return _apply_place(state, seat, move)
     if kind is Draw:
         return _apply_draw(state, seat)
@@ -213,8 +237,10 @@ def _apply_place(state: State, seat: Seat, move: Place) -> State:
             check_target(layout, index, point_id)  # raises, naming the rule the placement breaks
         layout = place_on(layout, index, point_id)
     hand ^= 1 << index
-    hands = hands[:seat] + (hand,) + hands[seat + 1 :]
-    rules = state.rules
+    changed = list(hands)  # cheaper than slicing around the seat
+    changed[seat] = hand
+    hands = tuple(changed)
+    rules = state.context.rules
     players = rules.players
     scores = state.scores
     count = layout.end_count
@@ -222,16 +248,19 @@ def _apply_place(state: State, seat: Seat, move: Place) -> State:
     if points:
         side = seat & 1 if players == 4 else seat  # POINTS-2, SETUP-2
         score = scores[side] + points
-        scores = scores[:side] + (score,) + scores[side + 1 :]
+        raised = list(scores)
+        raised[side] = score
+        scores = tuple(raised)
         if score >= rules.target:
             # MATCH-1: the match ends at once, mid-round included, with no settlement.
             return _replace(state, phase=Phase.MATCH_OVER, hand_masks=hands, layout=layout, scores=scores, winner=side)
     if not hand:
         return _end_round(state, hands, layout, scores, finisher=seat)  # END-1
     boneyard = state.boneyard_ids
-    if not boneyard and _blocked(hands, layout):
-        return _end_round(state, hands, layout, scores, finisher=None)  # BLOCK-1
-    return State(
+    if not boneyard and not _held(hands) & _fitting(layout):
+        return _end_round(state, hands, layout, scores, finisher=None)  # BLOCK-1: no seat can place
+    return _build_state(
+        State,
         state.context,
         _PLAYING,
         seat + 1 if seat + 1 < players else 0,  # TURN-1
@@ -247,20 +276,23 @@ def _apply_draw(state: State, seat: Seat) -> State:
         raise IllegalMoveError(
             "DRAW-2", f"seat {seat} drew {DOUBLE_SIX[state.drawn]}, which fits, and must place it now"
         )
-    hand = state.hand_masks[seat]
+    hands = state.hand_masks
     layout = state.layout
-    if _placeable(hand, layout):
+    fits = _fitting(layout)
+    if hands[seat] & fits:
         raise IllegalMoveError("DRAW-1", f"seat {seat} can place a tile and must place rather than draw")
-    if not state.boneyard_ids:
+    boneyard = state.boneyard_ids
+    if not boneyard:
         raise IllegalMoveError("DRAW-2", "the boneyard is empty; nothing can be drawn")
-    index = state.boneyard_ids[0]
-    boneyard = state.boneyard_ids[1:]
-    hand |= 1 << index
-    hands = state.hand_masks[:seat] + (hand,) + state.hand_masks[seat + 1 :]
-    drawn = index if _placeable(1 << index, layout) else -1
-    if drawn < 0 and not boneyard and _blocked(hands, layout):
+    index = boneyard[0]
+    boneyard = boneyard[1:]
+    changed = list(hands)
+    changed[seat] |= 1 << index
+    hands = tuple(changed)
+    drawn = index if fits >> index & 1 else -1
+    if drawn < 0 and not boneyard and not _held(hands) & fits:
         return _end_round(state, hands, layout, state.scores, finisher=None, boneyard=boneyard)  # BLOCK-1
-    return _replace(state, hand_masks=hands, boneyard_ids=boneyard, drawn=drawn)
+    return _build_state(State, state.context, _PLAYING, seat, hands, boneyard, layout, state.scores, drawn, None)
 
 
 def _apply_pass(state: State, seat: Seat) -> State:
@@ -268,7 +300,7 @@ def _apply_pass(state: State, seat: Seat) -> State:
         raise IllegalMoveError(
             "PASS-1", f"seat {seat} drew {DOUBLE_SIX[state.drawn]}, which fits, and must place it"
         )
-    if _placeable(state.hand_masks[seat], state.layout):
+    if state.hand_masks[seat] & _fitting(state.layout):
         raise IllegalMoveError("PASS-1", f"seat {seat} can place a tile; a pass is only for a player who cannot")
     if state.boneyard_ids:
         raise IllegalMoveError("PASS-1", f"the boneyard has {len(state.boneyard_ids)} tiles; draw before passing")
@@ -289,7 +321,8 @@ def _replace(
 ) -> State:
     """``state`` with the fields a move changes; a plain constructor call,
     since ``attrs.evolve`` costs several times more on every draw and pass."""
-    return State(
+    return _build_state(
+        State,
         state.context,
         phase,
         state.to_move if to_move is None else to_move,
@@ -302,12 +335,12 @@ def _replace(
     )
 
 
-def _blocked(hands: tuple[int, ...], layout: Layout) -> bool:
-    """No seat holds a tile that fits (BLOCK-1); asked only with an empty boneyard."""
+def _held(hands: tuple[int, ...]) -> int:
+    """Every tile in some hand."""
     held = 0
     for hand in hands:
         held |= hand
-    return not _placeable(held, layout)
+    return held
 
 
 def _end_round(

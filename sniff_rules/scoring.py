@@ -6,12 +6,14 @@ proves (see ``tests/test_contracts.py``).
 
 from __future__ import annotations
 
+from typing import Final
+
 import attrs
 
 from sniff_rules.errors import InvalidStateError
 from sniff_rules.layout import Layout
 from sniff_rules.rules import Rules
-from sniff_rules.tiles import Tile, pips_of_mask
+from sniff_rules.tiles import TILE_PIPS, Tile, pips_of_mask
 
 
 def play_points(end_count: int) -> int:
@@ -102,8 +104,12 @@ def settle_round(rules: Rules, hands: tuple[tuple[Tile, ...], ...]) -> Settlemen
 def settle_masks(rules: Rules, hand_masks: tuple[int, ...]) -> Settlement:
     """:func:`settle_round` on the engine's bit-mask hands, without building tiles."""
     pips = tuple([pips_of_mask(mask) for mask in hand_masks])
-    deductions = tuple([round_to_five(p) for p in pips])
+    deductions = tuple([_ROUNDED[p] for p in pips])
     if rules.players == 4:
         return Settlement(pips, deductions, (deductions[0] + deductions[2], deductions[1] + deductions[3]))
     return Settlement(pips, deductions, deductions)
 
+
+
+_ROUNDED: Final = tuple(round_to_five(pips) for pips in range(sum(TILE_PIPS) + 1))
+"""round_to_five of every pip total a hand can hold: a look-up per hand."""

@@ -288,12 +288,8 @@ def _deal(
     else:
         indices = _check_order(order)
     size = rules.hand_size
-    hands = []
-    for start in range(0, rules.players * size, size):
-        mask = 0
-        for index in indices[start : start + size]:
-            mask |= _BIT[index]
-        hands.append(mask)
+    # The bits of distinct tiles never overlap, so their sum is their union.
+    hands = [sum(map(_BIT.__getitem__, indices[start : start + size])) for start in range(0, rules.players * size, size)]
     return State(
         RoundContext(rules, round_number, opener, source, lot, last_round),
         Phase.PLAYING,
