@@ -206,7 +206,7 @@ class Layout:
         layout.end_count = end_count
         layout.sniff = sniff
         layout.placed_mask = placed_mask
-        layout.__class__ = Layout
+        layout.__class__ = cls
         built: Layout = layout
         return built
 
@@ -227,7 +227,7 @@ class Layout:
 
     def __reduce__(self) -> tuple[type[Layout], tuple[object, ...]]:
         # pickle and copy rebuild through __new__, which needs the fields.
-        return type(self), attrs.astuple(self, recurse=False)
+        return Layout, (self.placements, self.open_point_ids, self.end_count, self.sniff, self.placed_mask)
 
     @property
     def open_points(self) -> tuple[AttachmentPoint, ...]:

@@ -292,7 +292,7 @@ def _apply_draw(state: State, seat: Seat) -> State:
     drawn = index if fits >> index & 1 else -1
     if drawn < 0 and not boneyard and not _held(hands) & fits:
         return _end_round(state, hands, layout, state.scores, finisher=None, boneyard=boneyard)  # BLOCK-1
-    return _build_state(State, state.context, _PLAYING, seat, hands, boneyard, layout, state.scores, drawn, None)
+    return _build_state(State, state.context, _PLAYING, seat, hands, boneyard, layout, state.scores, drawn)
 
 
 def _apply_pass(state: State, seat: Seat) -> State:
@@ -313,25 +313,22 @@ def _replace(
     phase: Phase = Phase.PLAYING,
     to_move: Seat | None = None,
     hand_masks: tuple[int, ...] | None = None,
-    boneyard_ids: tuple[int, ...] | None = None,
     layout: Layout | None = None,
     scores: tuple[int, ...] | None = None,
-    drawn: int = -1,
     winner: int | None = None,
 ) -> State:
-    """``state`` with the fields a move changes; a plain constructor call,
-    since ``attrs.evolve`` costs several times more on every draw and pass."""
+    """``state`` with the fields a pass or a won match changes; a plain
+    constructor call, since ``attrs.evolve`` costs several times more."""
     return _build_state(
         State,
         state.context,
         phase,
         state.to_move if to_move is None else to_move,
         state.hand_masks if hand_masks is None else hand_masks,
-        state.boneyard_ids if boneyard_ids is None else boneyard_ids,
+        state.boneyard_ids,
         state.layout if layout is None else layout,
         state.scores if scores is None else scores,
-        drawn,
-        winner,
+        winner=winner,
     )
 
 

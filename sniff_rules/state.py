@@ -121,7 +121,7 @@ class State:
         state.scores = scores
         state.drawn = drawn
         state.winner = winner
-        state.__class__ = State
+        state.__class__ = cls
         built: State = state
         return built
 
@@ -146,7 +146,8 @@ class State:
 
     def __reduce__(self) -> tuple[type[State], tuple[object, ...]]:
         # pickle and copy rebuild through __new__, which needs the fields.
-        return type(self), attrs.astuple(self, recurse=False)
+        fields = (self.context, self.phase, self.to_move, self.hand_masks, self.boneyard_ids, self.layout, self.scores)
+        return State, (*fields, self.drawn, self.winner)
 
     @classmethod
     def create(

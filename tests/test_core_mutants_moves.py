@@ -239,3 +239,20 @@ def test_no_move_after_the_match_is_won() -> None:
     assert (Phase.MATCH_OVER, 0, (210, 0, 0)) == (won.phase, won.winner, won.scores)
     expected = "MATCH-2: the match is over; side 0 won; 1:draw is refused"
     assert expected == refusal_text(won, Draw(1), "MATCH-2")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_round_that_ends_keeps_the_rounds_fixed_facts(players: int) -> None:
+    """END-1, BLOCK-1: the settled state keeps the rules, number, opener, lot and source of its round."""
+    ended = 0
+    for seed in range(12):
+        state = sniff_rules.new_match(sniff_rules.Rules.standard(players), seed=seed)
+        while state.phase is Phase.PLAYING:
+            after = apply(state, legal_moves(state)[seed % len(legal_moves(state))])
+            if after.phase is Phase.ROUND_OVER:
+                ended += 1
+                kept = ("rules", "round_number", "opener", "source", "lot")
+                assert [getattr(after, name) for name in kept] == [getattr(state, name) for name in kept]
+                assert after.last_round is not None and after.last_round.round_number == state.round_number
+            state = after
+    assert ended == 12

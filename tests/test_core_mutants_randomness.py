@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import permutations
+from math import factorial, prod
 from typing import cast
 
 import pytest
 
 from sniff_rules import InvalidStateError, SplitMix64, shuffled
+from sniff_rules.randomness import _shuffle_groups
 from support import ScriptedSource
 
 MASK64 = (1 << 64) - 1
@@ -85,3 +88,28 @@ def test_a_group_stops_before_its_product_reaches_two_to_the_64() -> None:
     assert 8515157028618240000 < 2**64 < 8515157028618240000 * 3
     # Every j is 0: position i swaps with position 0 for i = 20, 19, ..., 1.
     assert (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 0) == order
+
+
+@pytest.mark.parametrize("length", [2, 3, 4, 5])
+def test_the_packed_values_of_one_draw_give_every_order_once(length: int) -> None:
+    """SETUP-5: with one draw below n!, each value is one permutation: the digits are j in range(i + 1)."""
+    items = tuple(range(length))
+    orders = set()
+    for value in range(factorial(length)):
+        order, source = shuffled(items, ScriptedSource((value,)))
+        assert isinstance(source, ScriptedSource)
+        assert (factorial(length),) == source.bounds
+        orders.add(order)
+    assert set(permutations(items)) == orders
+
+
+def test_the_groups_cover_each_position_once_with_bound_position_plus_one() -> None:
+    """SETUP-5: positions n-1 .. 1 in order, each bound i + 1, each group as long as its product allows."""
+    for length in range(45):
+        groups = _shuffle_groups(length)
+        assert list(range(length - 1, 0, -1)) == [i for _, positions in groups for i, _ in positions]
+        for number, (product, positions) in enumerate(groups):
+            assert all(bound == i + 1 for i, bound in positions)
+            assert prod(bound for _, bound in positions) == product < 2**64
+            if number + 1 < len(groups):
+                assert product * groups[number + 1][1][0][1] >= 2**64
