@@ -35,7 +35,9 @@ import attrs
 
 from benchmarks import peers
 from sniff_rules import Draw, Move, Phase, Place, Rules, State, apply, legal_moves, new_match, next_round
+from sniff_rules.layout import _LEAD_PLACEMENTS, _PLACEMENTS, POINTS, Port
 from sniff_rules.randomness import RandomSource, SplitMix64
+from sniff_rules.tiles import DOUBLE_SIX
 
 
 @attrs.frozen
@@ -137,21 +139,44 @@ def _reachable(root: object) -> dict[int, object]:
     return seen
 
 
-def bytes_added(before: State, after: State) -> int:
+def _interned() -> frozenset[int]:
+    """ids of the values every state shares process-wide: the library's tiles,
+    attachment points, placements, ports and phases, built once at import."""
+    tables: list[object] = [DOUBLE_SIX, POINTS, _LEAD_PLACEMENTS, tuple(Port), tuple(Phase)]
+    tables += [tuple(by_point.values()) for by_point in _PLACEMENTS]
+    return frozenset(_reachable(tuple(tables)))
+
+
+_SMALL_INTS: Final = range(-5, 257)
+"""CPython keeps one object for each of these ints."""
+
+
+def _is_interned(item: object, interned: frozenset[int]) -> bool:
+    return id(item) in interned or (type(item) is int and item in _SMALL_INTS)
+
+
+def bytes_added(before: State, after: State, interned: frozenset[int] | None = None) -> int:
     """Bytes of the objects ``after`` holds that ``before`` does not share.
 
-    Small ints and the library's interned tiles, points and moves are
+    Small ints and the library's interned tiles, points and placements are
     shared process-wide and so are never counted.
     """
+    shared = _interned() if interned is None else interned
     old = _reachable(before)
-    return sum(sys.getsizeof(item) for key, item in _reachable(after).items() if key not in old)
+    return sum(
+        sys.getsizeof(item)
+        for key, item in _reachable(after).items()
+        if key not in old and not _is_interned(item, shared)
+    )
 
 
 def memory_report(pairs: list[tuple[State, Move]]) -> tuple[float, int, int]:
-    """Mean and largest bytes added per move, and the full size of a mid-round state."""
-    added = [bytes_added(state, apply(state, move)) for state, move in pairs[:2000]]
+    """Mean and largest bytes added per move, and the size of a mid-round state
+    (both without the interned values every state shares)."""
+    interned = _interned()
+    added = [bytes_added(state, apply(state, move), interned) for state, move in pairs[:2000]]
     middle = pairs[len(pairs) // 2][0]
-    whole = sum(sys.getsizeof(item) for item in _reachable(middle).values())
+    whole = sum(sys.getsizeof(item) for item in _reachable(middle).values() if not _is_interned(item, interned))
     return statistics.fmean(added), max(added), whole
 
 
