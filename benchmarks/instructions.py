@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import shutil
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -88,6 +89,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.child:
         _child(args.child[0], int(args.child[1]))
         return 0
+    if shutil.which("valgrind") is None:
+        print("valgrind is not installed: this benchmark counts instructions with valgrind --tool=callgrind", file=sys.stderr)
+        return 2
     print(f"{'engine':34} {'placements':>10} {'instructions/placement':>23} {'cost vs sniff':>13}")
     base = None
     for name in args.only:
