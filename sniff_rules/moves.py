@@ -205,7 +205,7 @@ def apply(state: State, move: Move) -> State:
         raise IllegalMoveError("TURN-1", f"a move is a Place, Draw or Pass, got {move!r}")
     if move.seat != seat:
         raise IllegalMoveError("TURN-2", f"seat {move.seat} moved, but it is seat {seat}'s turn")
-    if type(move) is Place:
+    if type(move) is Place:  # spelled out, not `kind`: mypy narrows `move` only on this form
         return _apply_place(state, seat, move)
     if kind is Draw:
         return _apply_draw(state, seat)
