@@ -35,7 +35,7 @@ import attrs
 
 from benchmarks import peers
 from sniff_rules import Draw, Move, Phase, Place, Rules, State, apply, legal_moves, new_match, next_round
-from sniff_rules.layout import _LEAD_PLACEMENTS, _PLACEMENTS, POINTS, Port
+from sniff_rules.layout import _LEAD_PLACEMENTS, _STEPS, POINTS, Port
 from sniff_rules.randomness import RandomSource, SplitMix64
 from sniff_rules.tiles import DOUBLE_SIX
 
@@ -58,7 +58,8 @@ def play_matches(players: int, seeds: Sequence[int]) -> Playouts:
     """One random match per seed; the seed deals and picks every move.
 
     Moves are picked by a local ``random.Random`` seeded per match, as the
-    peers' adapters pick theirs, so the policy costs every engine alike.
+    peers' adapters pick theirs (``int(random() * len(moves))``), so the
+    policy costs every engine alike.
     """
     rules = Rules.standard(players)
     placements = draws = passes = 0
@@ -67,13 +68,13 @@ def play_matches(players: int, seeds: Sequence[int]) -> Playouts:
     start = time.perf_counter()
     for seed in seeds:
         state = new_match(rules, seed=seed)
-        chooser = random.Random(seed)
+        uniform = random.Random(seed).random
         while state.phase is not match_over:
             if state.phase is round_over:
                 state = next_round(state)
                 continue
             moves = legal_moves(state)
-            move = moves[chooser.randrange(len(moves))]
+            move = moves[int(uniform() * len(moves))]
             kind = type(move)
             if kind is Place:
                 placements += 1
@@ -143,7 +144,7 @@ def _interned() -> frozenset[int]:
     """ids of the values every state shares process-wide: the library's tiles,
     attachment points, placements, ports and phases, built once at import."""
     tables: list[object] = [DOUBLE_SIX, POINTS, _LEAD_PLACEMENTS, tuple(Port), tuple(Phase)]
-    tables += [tuple(by_point.values()) for by_point in _PLACEMENTS]
+    tables += [tuple(step[0] for step in by_point.values()) for by_point in _STEPS]
     return frozenset(_reachable(tuple(tables)))
 
 
