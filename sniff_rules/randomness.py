@@ -60,7 +60,7 @@ class SplitMix64:
     def next64(self) -> tuple[int, SplitMix64]:
         """The next 64-bit output and the advanced source."""
         state = (self.state + _GOLDEN_GAMMA) & _MASK64
-        return _mix(state), SplitMix64(state)
+        return _mix(state), _advanced(state)
 
     def below(self, bound: int) -> tuple[int, SplitMix64]:
         """Uniform in ``range(bound)``: outputs under ``2**64 % bound`` are redrawn."""
@@ -73,7 +73,22 @@ class SplitMix64:
             state = (state + _GOLDEN_GAMMA) & _MASK64
             value = _mix(state)
             if value >= threshold:
-                return value % bound, SplitMix64(state)
+                return value % bound, _advanced(state)
+
+
+_new_object: Final = object.__new__
+_set_field: Final = object.__setattr__
+
+
+def _advanced(state: int) -> SplitMix64:
+    """``SplitMix64(state)`` for a state already masked to 64 bits.
+
+    Skips the validator and attrs' __init__: every deal advances the source
+    several times, and the masked state cannot fail the check.
+    """
+    source = _new_object(SplitMix64)
+    _set_field(source, "state", state)
+    return source
 
 
 def _mix(state: int) -> int:

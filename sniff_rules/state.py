@@ -269,7 +269,7 @@ def _choose_opener(
 
 
 _BIT: Final = tuple(1 << index for index in range(TILE_COUNT))
-_ALL_INDICES: Final = tuple(range(TILE_COUNT))
+_INDEX_OF_BIT: Final = {bit: index for index, bit in enumerate(_BIT)}
 
 
 def _deal(
@@ -285,18 +285,20 @@ def _deal(
     if order is None:
         if source is None:
             raise InvalidStateError("SETUP-5", "the tiles are shuffled by the random source: give one, or an order")
-        indices, source = shuffled(_ALL_INDICES, source)
+        # Shuffling the tiles' bits rather than their indices gives the same
+        # order, and a hand is then one C-level sum: distinct tiles' bits
+        # never overlap, so their sum is their union.
+        bits, source = shuffled(_BIT, source)
     else:
-        indices = _check_order(order)
+        bits = tuple([_BIT[index] for index in _check_order(order)])
     size = rules.hand_size
-    # The bits of distinct tiles never overlap, so their sum is their union.
-    hands = [sum(map(_BIT.__getitem__, indices[start : start + size])) for start in range(0, rules.players * size, size)]
+    dealt = rules.players * size
     return State(
         RoundContext(rules, round_number, opener, source, lot, last_round),
         Phase.PLAYING,
         opener,
-        tuple(hands),
-        tuple(indices[rules.players * size :]),
+        tuple([sum(bits[start : start + size]) for start in range(0, dealt, size)]),
+        tuple([_INDEX_OF_BIT[bit] for bit in bits[dealt:]]),
         Layout.EMPTY,
         scores,
     )

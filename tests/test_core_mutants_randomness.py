@@ -113,3 +113,14 @@ def test_the_groups_cover_each_position_once_with_bound_position_plus_one() -> N
             assert prod(bound for _, bound in positions) == product < 2**64
             if number + 1 < len(groups):
                 assert product * groups[number + 1][1][0][1] >= 2**64
+
+
+def test_an_advanced_source_is_a_whole_splitmix64_value() -> None:
+    """SETUP-5: the sources below() and next64() return, built without attrs' __init__, are
+    the frozen SplitMix64 values the constructor makes: equal, same hash and text, unassignable."""
+    source = SplitMix64(state_before_output(4))
+    for _, after in (source.below(6), source.next64()):
+        made = SplitMix64((source.state + GAMMA) & MASK64)
+        assert (SplitMix64, made, hash(made), repr(made)) == (type(after), after, hash(after), repr(after))
+        with pytest.raises(AttributeError):
+            after.state = 0  # type: ignore[misc]
