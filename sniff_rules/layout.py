@@ -349,14 +349,38 @@ def place_lead(layout: Layout, index: TileIndex) -> Layout:
 
 
 def place_on(layout: Layout, index: TileIndex, point_id: PointId) -> Layout:
-    """Attach tile ``index`` at an open ``point_id`` that it matches, unchecked.
+    """Attach tile ``index`` at ``point_id``, from the parts that change.
 
-    Updates the open points and the end count from the parts that change.
+    Checks nothing on purpose (:func:`check_target` does), but cannot build
+    a wrong layout either: a tile that does not match the point raises
+    KeyError, a point that is not open raises ValueError.
     """
+    placement, free_id, delta = _STEPS[index][point_id]
     open_ids = list(layout.open_point_ids)
     open_ids.remove(point_id)
-    count = layout.end_count
     sniff = layout.sniff
+    if free_id >= 0:
+        # A non-double on an end or arm: fixed per (tile, point) (COUNT-1, COUNT-4).
+        open_ids.append(free_id)
+        count = layout.end_count + delta
+    else:
+        count, sniff = _attach_by_chain_or_double(open_ids, layout.end_count, sniff, index, point_id)
+    open_ids.sort()
+    return _build_layout(
+        Layout,
+        layout.placements + (placement,),
+        tuple(open_ids),
+        count,
+        sniff,
+        layout.placed_mask | 1 << index,
+    )
+
+
+def _attach_by_chain_or_double(
+    open_ids: list[PointId], count: int, sniff: TileIndex, index: TileIndex, point_id: PointId
+) -> tuple[int, TileIndex]:
+    """The end count and Sniff after a double is placed or a double's long
+    side is covered; adds the points this opens to ``open_ids``."""
     value = POINT_VALUE[point_id]
     port = point_id % PORTS
     if port == _CHAIN_A or port == _CHAIN_B:
@@ -385,26 +409,37 @@ def place_on(layout: Layout, index: TileIndex, point_id: PointId) -> Layout:
     else:
         open_ids.append(base + _LOW)
         count += LOW_PIP[index]
-    open_ids.sort()
-    return _build_layout(
-        Layout,
-        layout.placements + (_PLACEMENTS[index][point_id],),
-        tuple(open_ids),
-        count,
-        sniff,
-        layout.placed_mask | 1 << index,
-    )
+    return count, sniff
 
 
 _LEAD_PLACEMENTS: Final = tuple(Placement(tile, None) for tile in DOUBLE_SIX)
-_PLACEMENTS: Final[tuple[dict[PointId, Placement], ...]] = tuple(
+
+
+def _step(index: TileIndex, point_id: PointId) -> tuple[Placement, PointId, int]:
+    """What attaching tile ``index`` at ``point_id`` records, and, for a
+    non-double on an end or arm, the point it opens and what the end count
+    gains; ``(-1, 0)`` where the step depends on the layout."""
+    tile = DOUBLE_SIX[index]
+    placement = Placement(tile, POINTS[point_id])
+    if tile.is_double or point_id % PORTS in (_CHAIN_A, _CHAIN_B):
+        return placement, -1, 0
+    value = POINT_VALUE[point_id]
+    if tile.low == value:
+        # COUNT-1: the covered end stops counting, the tile's other end starts.
+        return placement, index * PORTS + _HIGH, tile.high - value
+    return placement, index * PORTS + _LOW, tile.low - value
+
+
+_STEPS: Final[tuple[dict[PointId, tuple[Placement, PointId, int]], ...]] = tuple(
     {
-        pid: Placement(tile, POINTS[pid])
+        pid: _step(tile.index, pid)
         for pid in sorted(VALID_POINT_IDS)
         if pid // PORTS != tile.index and POINT_VALUE[pid] in (tile.low, tile.high)
     }
     for tile in DOUBLE_SIX
 )
+"""For each tile, the points it can attach to (a matching half, another
+tile) and each attachment's :func:`_step`."""
 
 
 def recount_end(placements: tuple[Placement, ...]) -> int:

@@ -28,8 +28,6 @@ from sniff_rules.state import Phase, RoundContext, RoundResult, State
 from sniff_rules.tiles import (
     DOUBLE_SIX,
     FULL_SET_MASK,
-    HIGH_PIP,
-    LOW_PIP,
     PIP_MASK,
     Tile,
     indices_of_mask,
@@ -200,16 +198,25 @@ def apply(state: State, move: Move) -> State:
             raise IllegalMoveError("MATCH-2", f"the match is over; side {state.winner} won; {move} is refused")
         raise IllegalMoveError("END-1", f"round {state.round_number} is over; deal the next round before {move}")
     seat = state.to_move
-    kind = type(move)
-    if kind is not Place and kind is not Draw and kind is not Pass:
-        raise IllegalMoveError("TURN-1", f"a move is a Place, Draw or Pass, got {move!r}")
-    if move.seat != seat:
-        raise IllegalMoveError("TURN-2", f"seat {move.seat} moved, but it is seat {seat}'s turn")
-    if type(move) is Place:  # spelled out, not `kind`: mypy narrows `move` only on this form
+    # Exact types, not isinstance: the classes are final in effect, and this
+    # is the cheapest test on the hot path.
+    if type(move) is Place:
+        if move.seat != seat:
+            raise _out_of_turn(move, seat)
         return _apply_place(state, seat, move)
-    if kind is Draw:
+    if type(move) is Draw:
+        if move.seat != seat:
+            raise _out_of_turn(move, seat)
         return _apply_draw(state, seat)
-    return _apply_pass(state, seat)
+    if type(move) is Pass:
+        if move.seat != seat:
+            raise _out_of_turn(move, seat)
+        return _apply_pass(state, seat)
+    raise IllegalMoveError("TURN-1", f"a move is a Place, Draw or Pass, got {move!r}")
+
+
+def _out_of_turn(move: Move, seat: Seat) -> IllegalMoveError:
+    return IllegalMoveError("TURN-2", f"seat {move.seat} moved, but it is seat {seat}'s turn")
 
 
 def _apply_place(state: State, seat: Seat, move: Place) -> State:
@@ -232,10 +239,13 @@ def _apply_place(state: State, seat: Seat, move: Place) -> State:
         layout = place_lead(layout, index)
     else:
         point_id = target.id
-        value = POINT_VALUE[point_id]
-        if point_id not in layout.open_point_ids or (LOW_PIP[index] != value and HIGH_PIP[index] != value):
-            check_target(layout, index, point_id)  # raises, naming the rule the placement breaks
-        layout = place_on(layout, index, point_id)
+        try:
+            layout = place_on(layout, index, point_id)
+        except (KeyError, ValueError):
+            # place_on refuses a tile that does not match or a point that is
+            # not open; check_target names the rule that refuses it.
+            check_target(layout, index, point_id)
+            raise
     hand ^= 1 << index
     changed = list(hands)  # cheaper than slicing around the seat
     changed[seat] = hand
@@ -244,10 +254,9 @@ def _apply_place(state: State, seat: Seat, move: Place) -> State:
     players = rules.players
     scores = state.scores
     count = layout.end_count
-    points = count if count % 5 == 0 else 0  # POINTS-1, as play_points: inlined on the hot path
-    if points:
+    if not count % 5 and count:  # POINTS-1, as play_points: inlined on the hot path
         side = seat & 1 if players == 4 else seat  # POINTS-2, SETUP-2
-        score = scores[side] + points
+        score = scores[side] + count
         raised = list(scores)
         raised[side] = score
         scores = tuple(raised)
@@ -263,7 +272,7 @@ def _apply_place(state: State, seat: Seat, move: Place) -> State:
         State,
         state.context,
         _PLAYING,
-        seat + 1 if seat + 1 < players else 0,  # TURN-1
+        (seat + 1) % players,  # TURN-1
         hands,
         boneyard,
         layout,

@@ -14,7 +14,7 @@ from sniff_rules import (
     Tile,
     recount_end,
 )
-from sniff_rules.layout import _make_points
+from sniff_rules.layout import POINTS, VALID_POINT_IDS, _STEPS, _attach_by_chain_or_double, _make_points, place_on
 from support import layout_of, pt
 
 A, B = Port.CHAIN_A, Port.CHAIN_B
@@ -153,3 +153,37 @@ def test_recount_counts_the_open_arms_of_a_sniff_played_after_the_lead() -> None
     covered = layout.place(Tile(5, 6), pt(Tile(5, 5), ARM_A))
     # COUNT-4: arm A is covered and its line's outer end, 6, counts instead: 2 + 3 + 5 + 6 = 16.
     assert 16 == recount_end(covered.placements) == covered.end_count
+
+
+def test_place_on_cannot_build_a_layout_the_geometry_forbids() -> None:
+    """PLACE-1: the unchecked place_on still refuses, if not by rule: a tile without the
+    point's value raises KeyError, a point that is not open raises ValueError."""
+    layout = layout_of((Tile(1, 4), None))
+    with pytest.raises(KeyError):
+        place_on(layout, Tile(2, 6).index, pt(Tile(1, 4), HIGH).id)
+    with pytest.raises(ValueError):
+        place_on(layout, Tile(4, 6).index, pt(Tile(2, 4), HIGH).id)
+
+
+def test_each_fixed_step_is_what_the_general_rule_gives() -> None:
+    """COUNT-1, COUNT-4: for a non-double on an end or arm, the precomputed point it opens and
+    change of the end count equal those of the general rule; other attachments take that rule."""
+    fixed = 0
+    for index, steps in enumerate(_STEPS):
+        for point_id, (placement, free_id, delta) in steps.items():
+            assert (DOUBLE_SIX[index], POINTS[point_id]) == (placement.tile, placement.target)
+            opened: list[int] = []
+            count, sniff = _attach_by_chain_or_double(opened, 100, -1, index, point_id)
+            if DOUBLE_SIX[index].is_double or point_id % 6 in (A, B):
+                assert (-1, 0) == (free_id, delta)
+            else:
+                fixed += 1
+                assert ([free_id], delta, -1) == (opened, count - 100, sniff)
+    # Counted apart, so that a table missing some attachments fails.
+    assert fixed == sum(
+        1
+        for tile in DOUBLE_SIX
+        if not tile.is_double
+        for point in map(POINTS.__getitem__, VALID_POINT_IDS)
+        if point.tile != tile and point.port not in (A, B) and point.value in (tile.low, tile.high)
+    )

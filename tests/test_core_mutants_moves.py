@@ -181,6 +181,27 @@ def test_moving_out_of_turn_names_both_seats() -> None:
     assert "TURN-2: seat 1 moved, but it is seat 0's turn" == refusal_text(_three_players(), Draw(1), "TURN-2")
 
 
+def test_placing_or_passing_out_of_turn_is_refused_like_drawing() -> None:
+    """TURN-2: each kind of move is checked against the seat to move, not only a draw."""
+    state = _three_players()
+    expected = "TURN-2: seat 2 moved, but it is seat 0's turn"
+    assert expected == refusal_text(state, Place(2, Tile(1, 2), pt(Tile(1, 4), LOW)), "TURN-2")
+    assert expected == refusal_text(state, Pass(2), "TURN-2")
+
+
+def test_apply_names_the_rule_a_placement_breaks_whatever_the_geometry_refuses() -> None:
+    """PLACE-1, SNIFF-2: apply refuses a closed point, a tile without the point's value and an
+    arm of the Sniff with a long side free, each as an IllegalMoveError naming the rule."""
+    state = _three_players()
+    closed = refusal_text(state, Place(0, Tile(4, 6), pt(Tile(4, 6), HIGH)), "PLACE-1")
+    assert closed.startswith("PLACE-1: [4|6].high is not an open attachment point; open: [1|4].low, [1|4].high")
+    unmatched = refusal_text(state, Place(0, Tile(4, 6), pt(Tile(1, 4), LOW)), "PLACE-1")
+    assert "PLACE-1: [4|6] has no half matching [1|4].low (value 1)" == unmatched
+    sniff = make_state(3, [tiles("[1|3]"), tiles("[3|3]"), tiles("[1|2]")], layout=layout_of((Tile(1, 1), None)))
+    arm = refusal_text(sniff, Place(0, Tile(1, 3), pt(Tile(1, 1), Port.ARM_A)), "SNIFF-2")
+    assert arm.startswith("SNIFF-2: [1|1].arm-a is a side arm of the Sniff")
+
+
 def test_a_move_that_is_no_move_is_named() -> None:
     """TURN-1: a move is a placement, a draw or a pass; the text "draw" is refused and quoted."""
     expected = "TURN-1: a move is a Place, Draw or Pass, got 'draw'"
