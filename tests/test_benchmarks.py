@@ -1,0 +1,79 @@
+"""The benchmark scripts count what they claim: moves, shared memory, replays across processes."""
+
+from __future__ import annotations
+
+import random
+import sys
+
+from benchmarks import peers
+from benchmarks.playouts import _interned, bytes_added, play_matches, recorded, scaling
+from sniff_rules import Draw, Layout, Pass, Phase, Place, Port, Rules, Tile, apply, legal_moves, new_match, next_round
+from support import pt
+
+
+def _moves_played(players: int, seeds: range) -> tuple[int, int, int]:
+    """Placements, draws and passes of the benchmark's matches, replayed move by move here."""
+    counts = {Place: 0, Draw: 0, Pass: 0}
+    for seed in seeds:
+        state = new_match(Rules.standard(players), seed=seed)
+        uniform = random.Random(seed).random
+        while state.phase is not Phase.MATCH_OVER:
+            if state.phase is Phase.ROUND_OVER:
+                state = next_round(state)
+                continue
+            moves = legal_moves(state)
+            move = moves[int(uniform() * len(moves))]
+            counts[type(move)] += 1
+            state = apply(state, move)
+    return counts[Place], counts[Draw], counts[Pass]
+
+
+def test_playouts_count_each_kind_of_move_and_replay_by_seed() -> None:
+    """The figures divide these counts: a miscount would be a wrong rate."""
+    first = play_matches(3, range(4))
+    again = play_matches(3, range(4))
+    assert (first.placements, first.draws, first.passes) == _moves_played(3, range(4))
+    assert (first.outcome, first.placements) == (again.outcome, again.placements)
+    assert 4 == first.matches == len(first.outcome)
+
+
+def test_the_peer_runner_for_sniff_rules_counts_placements_apart() -> None:
+    """--compare divides by placements only; draws and passes go to the other column."""
+    result = peers.run_sniff_rules(2, seed=5)
+    assert result.placements > 0 and result.other_moves > 0
+    assert peers.SNIFF_RULES == result.name and 2 == result.games
+
+
+def test_memory_counts_new_objects_only() -> None:
+    """A state adds nothing to itself; a placement adds at least the new State, Layout and
+    their changed tuples, and never the interned tiles and placements every state shares."""
+    before = new_match(Rules.standard(4), seed=3)
+    lead = apply(before, Place(3, Tile(2, 5)))
+    after = apply(lead, Place(0, Tile(0, 5), pt(Tile(2, 5), Port.HIGH)))
+    assert 0 == bytes_added(after, after)
+    new = (after, after.layout, after.hand_masks, after.layout.placements, after.layout.open_point_ids)
+    added = bytes_added(lead, after)
+    assert added >= sum(sys.getsizeof(item) for item in new)
+    interned = _interned()
+    assert {id(placement) for placement in after.layout.placements} <= interned
+    assert {id(tile) for tile in after.hand(0)} <= interned
+    # The same objects, counted again without the interned set, cost more: the filter is at work.
+    assert bytes_added(lead, after, interned=frozenset()) > added
+
+
+def test_the_interned_set_holds_every_placement_a_layout_can_record() -> None:
+    """Built from the layout module's tables, not their names: a placement from Layout.place is in it."""
+    layout = Layout.EMPTY.place(Tile(5, 5), None).place(Tile(1, 5), pt(Tile(5, 5), Port.CHAIN_A))
+    assert {id(placement) for placement in layout.placements} <= _interned()
+
+
+def test_workers_replay_the_same_matches() -> None:
+    """--workers: the same seeds over two processes give the scores of one process."""
+    _one, _many, agree = scaling(2, 4, 2)
+    assert agree
+
+
+def test_recorded_pairs_are_legal_moves_of_their_states() -> None:
+    """The per-call timings replay real positions: each recorded move is legal where it was recorded."""
+    pairs = recorded(2, 2)
+    assert pairs and all(move in legal_moves(state) for state, move in pairs)
