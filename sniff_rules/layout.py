@@ -14,6 +14,7 @@ Point ids: ``tile index * 6 + port``; sorting them sorts by tile, then port.
 from __future__ import annotations
 
 import enum
+from bisect import insort
 from typing import TYPE_CHECKING, Any, ClassVar, Final, TypeAlias, final
 
 import attrs
@@ -361,11 +362,11 @@ def place_on(layout: Layout, index: TileIndex, point_id: PointId) -> Layout:
     sniff = layout.sniff
     if free_id >= 0:
         # A non-double on an end or arm: fixed per (tile, point) (COUNT-1, COUNT-4).
-        open_ids.append(free_id)
+        insort(open_ids, free_id)
         count = layout.end_count + delta
     else:
         count, sniff = _attach_by_chain_or_double(open_ids, layout.end_count, sniff, index, point_id)
-    open_ids.sort()
+        open_ids.sort()
     return _build_layout(
         Layout,
         layout.placements + (placement,),

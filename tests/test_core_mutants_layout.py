@@ -14,7 +14,7 @@ from sniff_rules import (
     Tile,
     recount_end,
 )
-from sniff_rules.layout import POINTS, VALID_POINT_IDS, _STEPS, _attach_by_chain_or_double, _make_points, place_on
+from sniff_rules.layout import POINTS, VALID_POINT_IDS, _STEPS, _attach_by_chain_or_double, _make_points, _step, place_on
 from support import layout_of, pt
 
 A, B = Port.CHAIN_A, Port.CHAIN_B
@@ -170,7 +170,11 @@ def test_each_fixed_step_is_what_the_general_rule_gives() -> None:
     change of the end count equal those of the general rule; other attachments take that rule."""
     fixed = 0
     for index, steps in enumerate(_STEPS):
-        for point_id, (placement, free_id, delta) in steps.items():
+        for point_id, step in steps.items():
+            # _STEPS is built at import; _step is called here too so that a change to it
+            # made after import (as a mutation test makes) is still seen.
+            assert step == _step(index, point_id)
+            placement, free_id, delta = _step(index, point_id)
             assert (DOUBLE_SIX[index], POINTS[point_id]) == (placement.tile, placement.target)
             opened: list[int] = []
             count, sniff = _attach_by_chain_or_double(opened, 100, -1, index, point_id)
