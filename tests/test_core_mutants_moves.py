@@ -202,6 +202,13 @@ def test_apply_names_the_rule_a_placement_breaks_whatever_the_geometry_refuses()
     assert arm.startswith("SNIFF-2: [1|1].arm-a is a side arm of the Sniff")
 
 
+def test_drawing_from_an_empty_boneyard_is_refused_and_said_so() -> None:
+    """DRAW-2: seat 0 cannot place [0|0] on [1|4] and the boneyard is empty; a draw is refused."""
+    state = make_state(3, [tiles("[0|0]"), tiles("[1|3]"), tiles("[2|4]")], layout=layout_of((Tile(1, 4), None)))
+    expected = "DRAW-2: the boneyard is empty; nothing can be drawn"
+    assert expected == refusal_text(state, Draw(0), "DRAW-2")
+
+
 def test_a_move_that_is_no_move_is_named() -> None:
     """TURN-1: a move is a placement, a draw or a pass; the text "draw" is refused and quoted."""
     expected = "TURN-1: a move is a Place, Draw or Pass, got 'draw'"

@@ -110,6 +110,15 @@ def test_a_named_opener_outside_the_seats_is_named() -> None:
     assert expected == refusal(lambda: new_match(Rules.standard(4), order=DOUBLE_SIX, opener=4), "OPEN-1")
 
 
+def test_without_a_source_the_lot_and_the_shuffle_say_what_to_give() -> None:
+    """OPEN-1, SETUP-5: with no seed and no source the opener cannot be drawn by lot, and with
+    a named opener but no order the tiles cannot be shuffled; each message says what to give."""
+    expected_lot = "OPEN-1: the opener is drawn by lot: give a seed or source, or name the opener"
+    assert expected_lot == refusal(lambda: new_match(Rules.standard(4), order=DOUBLE_SIX), "OPEN-1")
+    expected_shuffle = "SETUP-5: the tiles are shuffled by the random source: give one, or an order"
+    assert expected_shuffle == refusal(lambda: new_match(Rules.standard(4), opener=0), "SETUP-5")
+
+
 def test_rules_must_be_a_rules_value() -> None:
     """SETUP-2: new_match needs the table's Rules; a bare player count is refused and named."""
     expected = "SETUP-2: rules must be a Rules value, got 4"
