@@ -292,7 +292,7 @@ class Layout:
         if target is None:
             if self.placements:
                 raise IllegalMoveError("OPEN-3", f"only the first tile is a lead; attach {tile} to an open point")
-            return place_lead(self, index)
+            return place_lead(index)
         check_target(self, index, target.id)
         return place_on(self, index, target.id)
 
@@ -332,7 +332,7 @@ def check_target(layout: Layout, index: TileIndex, point_id: PointId) -> None:
         )
 
 
-def place_lead(layout: Layout, index: TileIndex) -> Layout:
+def place_lead(index: TileIndex) -> Layout:
     """The lead, unchecked (OPEN-3). A lead double is the Sniff (SNIFF-1)."""
     base = index * PORTS
     if IS_DOUBLE[index]:

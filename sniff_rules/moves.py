@@ -236,7 +236,7 @@ def _apply_place(state: State, seat: Seat, move: Place) -> State:
     if target is None:
         if layout.placements:
             raise IllegalMoveError("OPEN-3", f"only the first tile is a lead; attach {tile} to an open point")
-        layout = place_lead(layout, index)
+        layout = place_lead(index)
     else:
         point_id = target.id
         try:

@@ -93,6 +93,13 @@ def test_a_covered_end_is_refused_and_the_open_points_are_listed() -> None:
     assert expected == refused(layout, Tile(4, 4), pt(Tile(1, 4), HIGH), "PLACE-1")
 
 
+def test_a_layout_built_with_no_open_point_says_none_is_open() -> None:
+    """PLACE-1: placing builds no such layout, but Layout(...) can; its refusal lists "none"."""
+    closed = Layout(placements=(Placement(Tile(1, 4), None),), open_point_ids=(), placed_mask=1 << Tile(1, 4).index)
+    expected = "PLACE-1: [1|4].high is not an open attachment point; open: none"
+    assert expected == refused(closed, Tile(4, 6), pt(Tile(1, 4), HIGH), "PLACE-1")
+
+
 def test_a_tile_without_the_point_value_is_refused_and_named() -> None:
     """PLACE-1: [2|3] shows no 4, so it cannot go on the higher end of [1|4]."""
     layout = layout_of((Tile(1, 4), None))
