@@ -293,8 +293,12 @@ class Layout:
             if self.placements:
                 raise IllegalMoveError("OPEN-3", f"only the first tile is a lead; attach {tile} to an open point")
             return place_lead(index)
-        check_target(self, index, target.id)
-        return place_on(self, index, target.id)
+        try:
+            return place_on(self, index, target.id)
+        except (KeyError, ValueError):
+            # place_on refuses exactly what the geometry forbids; the caller
+            # sees only the rule, not the look-up that failed.
+            raise placement_refusal(self, index, target.id) from None
 
 
 _MutableLayout: Final[type[Any]] = type("_MutableLayout", (), {"__slots__": tuple(f.name for f in attrs.fields(Layout))})
@@ -330,6 +334,17 @@ def check_target(layout: Layout, index: TileIndex, point_id: PointId) -> None:
         raise IllegalMoveError(
             "PLACE-1", f"{DOUBLE_SIX[index]} has no half matching {POINTS[point_id]} (value {value})"
         )
+
+
+def placement_refusal(layout: Layout, index: TileIndex, point_id: PointId) -> IllegalMoveError:
+    """The error naming the rule that forbids a placement :func:`place_on` refused."""
+    try:
+        check_target(layout, index, point_id)
+    except IllegalMoveError as refusal:
+        return refusal
+    # Only a layout built by hand can hold a tile's own point open while the
+    # tile is still to be placed.
+    return IllegalMoveError("PLACE-1", f"{DOUBLE_SIX[index]} cannot attach to its own {POINTS[point_id]}")
 
 
 def place_lead(index: TileIndex) -> Layout:

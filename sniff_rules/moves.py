@@ -18,8 +18,8 @@ from sniff_rules.layout import (
     POINTS,
     AttachmentPoint,
     Layout,
-    check_target,
     place_lead,
+    placement_refusal,
     place_on,
 )
 from sniff_rules.rules import Seat
@@ -243,9 +243,8 @@ def _apply_place(state: State, seat: Seat, move: Place) -> State:
             layout = place_on(layout, index, point_id)
         except (KeyError, ValueError):
             # place_on refuses a tile that does not match or a point that is
-            # not open; check_target names the rule that refuses it.
-            check_target(layout, index, point_id)
-            raise
+            # not open; the caller sees only the rule, not the look-up that failed.
+            raise placement_refusal(layout, index, point_id) from None
     hand ^= 1 << index
     changed = list(hands)  # cheaper than slicing around the seat
     changed[seat] = hand

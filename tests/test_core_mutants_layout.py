@@ -198,3 +198,15 @@ def test_each_fixed_step_is_what_the_general_rule_gives() -> None:
         for point in map(POINTS.__getitem__, VALID_POINT_IDS)
         if point.tile != tile and point.port not in (A, B) and point.value in (tile.low, tile.high)
     )
+
+
+def test_layout_place_refuses_with_the_rule_alone() -> None:
+    """PLACE-1: Layout.place reports what the geometry forbids as an IllegalMoveError with no
+    look-up error chained to it, also for a hand-built layout showing a tile's own end open."""
+    layout = layout_of((Tile(1, 4), None))
+    with pytest.raises(IllegalMoveError) as caught:
+        layout.place(Tile(2, 3), pt(Tile(1, 4), HIGH))
+    assert (None, True) == (caught.value.__cause__, caught.value.__suppress_context__)
+    own_end = pt(Tile(1, 4), HIGH)
+    odd = Layout(placements=(Placement(Tile(2, 5), None),), open_point_ids=(own_end.id,))
+    assert "PLACE-1: [1|4] cannot attach to its own [1|4].high" == refused(odd, Tile(1, 4), own_end, "PLACE-1")

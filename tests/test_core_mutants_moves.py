@@ -11,10 +11,12 @@ import sniff_rules
 from sniff_rules import (
     Draw,
     IllegalMoveError,
+    Layout,
     Move,
     Pass,
     Phase,
     Place,
+    Placement,
     Port,
     RoundResult,
     Settlement,
@@ -23,6 +25,7 @@ from sniff_rules import (
     apply,
     legal_moves,
 )
+from sniff_rules.layout import placement_refusal
 from support import assert_refused, layout_of, make_state, pt, tiles
 
 B = Port.CHAIN_B
@@ -200,6 +203,22 @@ def test_apply_names_the_rule_a_placement_breaks_whatever_the_geometry_refuses()
     sniff = make_state(3, [tiles("[1|3]"), tiles("[3|3]"), tiles("[1|2]")], layout=layout_of((Tile(1, 1), None)))
     arm = refusal_text(sniff, Place(0, Tile(1, 3), pt(Tile(1, 1), Port.ARM_A)), "SNIFF-2")
     assert arm.startswith("SNIFF-2: [1|1].arm-a is a side arm of the Sniff")
+
+
+def test_a_refused_placement_shows_the_rule_alone() -> None:
+    """PLACE-1: the table look-up that found the placement impossible is not chained to the
+    error, so a traceback shows the rule and nothing of how it was found."""
+    refusal = assert_refused(_three_players(), Place(0, Tile(4, 6), pt(Tile(1, 4), LOW)), IllegalMoveError, "PLACE-1")
+    assert (None, True) == (refusal.__cause__, refusal.__suppress_context__)
+
+
+def test_a_tile_facing_its_own_open_point_is_refused() -> None:
+    """PLACE-1: only a hand-built layout can show [1|4]'s own end open with [1|4] still to place;
+    the geometry allows the match, and the refusal says why it cannot be."""
+    own_end = pt(Tile(1, 4), HIGH)
+    layout = Layout(placements=(Placement(Tile(2, 5), None),), open_point_ids=(own_end.id,))
+    refusal = placement_refusal(layout, Tile(1, 4).index, own_end.id)
+    assert ("PLACE-1", "PLACE-1: [1|4] cannot attach to its own [1|4].high") == (refusal.rule, str(refusal))
 
 
 def test_drawing_from_an_empty_boneyard_is_refused_and_said_so() -> None:
