@@ -199,24 +199,20 @@ def apply(state: State, move: Move) -> State:
         raise IllegalMoveError("END-1", f"round {state.round_number} is over; deal the next round before {move}")
     seat = state.to_move
     # Exact types, not isinstance: the classes are final in effect, and this
-    # is the cheapest test on the hot path.
+    # is the cheapest test on the hot path. Each branch returns only for the
+    # seat to move; every other seat falls through to the one TURN-2 refusal.
     if type(move) is Place:
-        if move.seat != seat:
-            raise _out_of_turn(move, seat)
-        return _apply_place(state, seat, move)
-    if type(move) is Draw:
-        if move.seat != seat:
-            raise _out_of_turn(move, seat)
-        return _apply_draw(state, seat)
-    if type(move) is Pass:
-        if move.seat != seat:
-            raise _out_of_turn(move, seat)
-        return _apply_pass(state, seat)
-    raise IllegalMoveError("TURN-1", f"a move is a Place, Draw or Pass, got {move!r}")
-
-
-def _out_of_turn(move: Move, seat: Seat) -> IllegalMoveError:
-    return IllegalMoveError("TURN-2", f"seat {move.seat} moved, but it is seat {seat}'s turn")
+        if move.seat == seat:
+            return _apply_place(state, seat, move)
+    elif type(move) is Draw:
+        if move.seat == seat:
+            return _apply_draw(state, seat)
+    elif type(move) is Pass:
+        if move.seat == seat:
+            return _apply_pass(state, seat)
+    else:
+        raise IllegalMoveError("TURN-1", f"a move is a Place, Draw or Pass, got {move!r}")
+    raise IllegalMoveError("TURN-2", f"seat {move.seat} moved, but it is seat {seat}'s turn")
 
 
 def _apply_place(state: State, seat: Seat, move: Place) -> State:
