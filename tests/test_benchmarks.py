@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import sys
+from collections.abc import Callable, Iterable, Iterator
 
 from benchmarks import peers
 from benchmarks.playouts import _interned, bytes_added, play_matches, recorded, scaling
@@ -11,12 +12,12 @@ from sniff_rules import Draw, Layout, Pass, Phase, Place, Port, Rules, Tile, app
 from support import pt
 
 
-def _moves_played(players: int, seeds: range) -> tuple[int, int, int]:
-    """Placements, draws and passes of the benchmark's matches, replayed move by move here."""
+def _moves_played(players: int, games: Iterable[tuple[int, Callable[[], float]]]) -> tuple[int, int, int]:
+    """Placements, draws and passes of matches replayed move by move here: one per
+    (deal seed, uniform picker) pair, picking as the benchmarks do."""
     counts = {Place: 0, Draw: 0, Pass: 0}
-    for seed in seeds:
+    for seed, uniform in games:
         state = new_match(Rules.standard(players), seed=seed)
-        uniform = random.Random(seed).random
         while state.phase is not Phase.MATCH_OVER:
             if state.phase is Phase.ROUND_OVER:
                 state = next_round(state)
@@ -28,20 +29,29 @@ def _moves_played(players: int, seeds: range) -> tuple[int, int, int]:
     return counts[Place], counts[Draw], counts[Pass]
 
 
+def _peer_games(seed: int, games: int) -> Iterator[tuple[int, Callable[[], float]]]:
+    """The games of ``peers.run_sniff_rules``: one generator deals every match and picks every move."""
+    rng = random.Random(seed)
+    for _ in range(games):
+        yield rng.getrandbits(64), rng.random
+
+
 def test_playouts_count_each_kind_of_move_and_replay_by_seed() -> None:
     """The figures divide these counts: a miscount would be a wrong rate."""
     first = play_matches(3, range(4))
     again = play_matches(3, range(4))
-    assert (first.placements, first.draws, first.passes) == _moves_played(3, range(4))
+    replayed = _moves_played(3, ((seed, random.Random(seed).random) for seed in range(4)))
+    assert (first.placements, first.draws, first.passes) == replayed
     assert (first.outcome, first.placements) == (again.outcome, again.placements)
     assert 4 == first.matches == len(first.outcome)
 
 
 def test_the_peer_runner_for_sniff_rules_counts_placements_apart() -> None:
     """--compare divides by placements only; draws and passes go to the other column."""
-    result = peers.run_sniff_rules(2, seed=5)
-    assert result.placements > 0 and result.other_moves > 0
-    assert peers.SNIFF_RULES == result.name and 2 == result.games
+    result = peers.run_sniff_rules(3, seed=5)
+    placements, draws, passes = _moves_played(4, _peer_games(5, 3))
+    assert (placements, draws + passes) == (result.placements, result.other_moves)
+    assert (peers.SNIFF_RULES, 3) == (result.name, result.games)
 
 
 def test_memory_counts_new_objects_only() -> None:
