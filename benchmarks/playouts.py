@@ -34,8 +34,7 @@ from typing import Final
 import attrs
 
 from benchmarks import peers
-from sniff_rules import Draw, Move, Phase, Place, Rules, State, apply, legal_moves, new_match, next_round
-from sniff_rules import layout, tiles
+from sniff_rules import Draw, Move, Phase, Place, Rules, State, apply, layout, legal_moves, new_match, next_round, tiles
 from sniff_rules.layout import Port
 from sniff_rules.randomness import RandomSource, SplitMix64
 
