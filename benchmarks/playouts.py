@@ -5,6 +5,7 @@ Run from the repository root::
     python3 -m benchmarks.playouts                 # sniff_rules alone
     python3 -m benchmarks.playouts --compare       # and every installed peer, same run
     python3 -m benchmarks.playouts --workers 2     # the process-pool speed-up
+    python3 -m benchmarks.playouts --profile 15    # where the time goes (cProfile)
 
 Peers come with ``pip install -e '.[bench]'``. Every figure is a rate
 measured in this run; ratios compare engines measured in the same run,
@@ -16,13 +17,20 @@ alternating, so a busy machine slows them alike. What is reported:
   recorded from those matches;
 - the bytes a state adds to the one before it (the rest is shared);
 - with ``--workers N``: the same seeds played over N processes, checked to
-  give results identical to one process, and the speed-up.
+  give results identical to one process, and the speed-up;
+- with ``--profile N``, instead of the figures: cProfile's N functions of
+  most own time over 4-player matches. cProfile adds a fixed cost to every
+  call, so it overstates small functions; it shows where the time goes,
+  and ``benchmarks.instructions`` measures whether a change pays.
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
 import gc
+import io
+import pstats
 import random
 import statistics
 import sys
@@ -232,6 +240,15 @@ def compare(seconds: float, out: Iterable[str] | None = None) -> list[tuple[peer
     return results
 
 
+def profile(players: int, matches: int, top: int) -> str:
+    """cProfile's report of ``matches`` random matches: the ``top`` functions by own time."""
+    profiler = cProfile.Profile()
+    profiler.runcall(play_matches, players, range(matches))
+    report = io.StringIO()
+    pstats.Stats(profiler, stream=report).strip_dirs().sort_stats(pstats.SortKey.TIME).print_stats(top)
+    return report.getvalue()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Print the playout figures; with --compare the peers' too."""
     parser = argparse.ArgumentParser(prog="python3 -m benchmarks.playouts", description=__doc__.split("\n\n")[0])
@@ -239,8 +256,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--compare", action="store_true", help="also run the installed peers, alternating")
     parser.add_argument("--seconds", type=float, default=6.0, help="play time per engine with --compare")
     parser.add_argument("--workers", type=int, default=0, help="also measure N worker processes")
+    parser.add_argument(
+        "--profile", type=int, default=0, metavar="N", help="print cProfile's N costliest functions, and nothing else"
+    )
     args = parser.parse_args(argv)
     play_matches(4, range(10_000, 10_020))  # fill the move tables before timing
+    if args.profile:
+        print(profile(4, args.matches, args.profile), end="")
+        return 0
     print(f"{'players':>7} {'matches/s':>10} {'placements/s':>13} {'draws/s':>9} {'passes/s':>9}")
     for players in (2, 3, 4):
         result = play_matches(players, range(args.matches))

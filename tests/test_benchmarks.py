@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 
 from benchmarks import peers
-from benchmarks.playouts import _interned, bytes_added, play_matches, recorded, scaling
+from benchmarks.playouts import _interned, bytes_added, play_matches, profile, recorded, scaling
 from sniff_rules import Draw, Layout, Pass, Phase, Place, Port, Rules, Tile, apply, legal_moves, new_match, next_round
 from support import pt
 
@@ -87,3 +87,18 @@ def test_recorded_pairs_are_legal_moves_of_their_states() -> None:
     """The per-call timings replay real positions: each recorded move is legal where it was recorded."""
     pairs = recorded(2, 2)
     assert pairs and all(move in legal_moves(state) for state, move in pairs)
+
+
+def test_the_profile_times_the_playouts_it_names() -> None:
+    """--profile: the engine's calls are in the report, once per move of the same matches."""
+    matches = play_matches(4, range(2))
+    report = profile(4, 2, 40)
+    calls: dict[str, int] = {}
+    for line in report.splitlines():
+        fields = line.split()
+        if fields and fields[-1].startswith("moves.py:"):
+            calls[fields[-1].split("(")[-1].rstrip(")")] = int(fields[0].split("/")[0])
+    moves = matches.placements + matches.draws + matches.passes
+    assert (moves, moves) == (calls["legal_moves"], calls["apply"])
+    assert "to 40 due to restriction" in report
+
