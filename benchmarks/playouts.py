@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import cProfile
 import gc
-import io
 import pstats
 import random
 import statistics
@@ -240,13 +239,11 @@ def compare(seconds: float, out: Iterable[str] | None = None) -> list[tuple[peer
     return results
 
 
-def profile(players: int, matches: int, top: int) -> str:
-    """cProfile's report of ``matches`` random matches: the ``top`` functions by own time."""
+def profile(players: int, matches: int) -> pstats.Stats:
+    """cProfile's figures for ``matches`` random matches, costliest own time first."""
     profiler = cProfile.Profile()
     profiler.runcall(play_matches, players, range(matches))
-    report = io.StringIO()
-    pstats.Stats(profiler, stream=report).strip_dirs().sort_stats(pstats.SortKey.TIME).print_stats(top)
-    return report.getvalue()
+    return pstats.Stats(profiler, stream=sys.stdout).strip_dirs().sort_stats(pstats.SortKey.TIME)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -262,7 +259,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     play_matches(4, range(10_000, 10_020))  # fill the move tables before timing
     if args.profile:
-        print(profile(4, args.matches, args.profile), end="")
+        profile(4, args.matches).print_stats(args.profile)
         return 0
     print(f"{'players':>7} {'matches/s':>10} {'placements/s':>13} {'draws/s':>9} {'passes/s':>9}")
     for players in (2, 3, 4):
