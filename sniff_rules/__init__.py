@@ -14,6 +14,7 @@ True
 
 from sniff_rules.errors import (
     IllegalMoveError,
+    InvalidMoveError,
     InvalidRulesError,
     InvalidStateError,
     InvalidTileError,
@@ -26,6 +27,7 @@ from sniff_rules.layout import (
     Contribution,
     Layout,
     Placement,
+    PointId,
     Port,
     recount_end,
 )
@@ -33,8 +35,17 @@ from sniff_rules.moves import Draw, Move, Pass, Place, apply, legal_moves
 from sniff_rules.randomness import RandomSource, SplitMix64, draw_lot, shuffled
 from sniff_rules.rules import Rules, Seat, Side
 from sniff_rules.scoring import PlayScore, Settlement, play_points, round_to_five, score_play, settle_round
-from sniff_rules.state import Phase, RoundContext, RoundResult, State, new_match, next_round
-from sniff_rules.tiles import DOUBLE_SIX, Pip, Tile
+from sniff_rules.state import (
+    Phase,
+    PositionKey,
+    RoundContext,
+    RoundResult,
+    State,
+    new_match,
+    next_round,
+    position_key,
+)
+from sniff_rules.tiles import DOUBLE_SIX, HandMask, Pip, Tile, TileIndex, parse_tiles, tiles_text
 
 __version__ = "0.1.0"
 
@@ -44,7 +55,9 @@ __all__ = [
     "Connection",
     "Contribution",
     "Draw",
+    "HandMask",
     "IllegalMoveError",
+    "InvalidMoveError",
     "InvalidRulesError",
     "InvalidStateError",
     "InvalidTileError",
@@ -56,6 +69,8 @@ __all__ = [
     "Pip",
     "Place",
     "Placement",
+    "PointId",
+    "PositionKey",
     "PlayScore",
     "Port",
     "RandomSource",
@@ -69,15 +84,19 @@ __all__ = [
     "SplitMix64",
     "State",
     "Tile",
+    "TileIndex",
     "apply",
     "draw_lot",
     "legal_moves",
     "new_match",
     "next_round",
+    "parse_tiles",
     "play_points",
+    "position_key",
     "recount_end",
     "round_to_five",
     "score_play",
     "settle_round",
     "shuffled",
+    "tiles_text",
 ]

@@ -26,7 +26,16 @@ class SniffError(ValueError):
 
 
 class IllegalMoveError(SniffError):
-    """A move that the rules do not allow in the given state."""
+    """A well-formed move that the rules do not allow in the given state."""
+
+
+class InvalidMoveError(SniffError):
+    """A move, or a part of one, that is malformed whatever the state:
+    a wrong type, a port a tile does not have, a point that does not exist.
+
+    Told apart from :class:`IllegalMoveError`, as python-chess tells an
+    invalid move from an illegal one.
+    """
 
 
 class InvalidTileError(SniffError):
@@ -42,4 +51,4 @@ class InvalidStateError(SniffError):
 
 
 class NotationError(SniffError):
-    """Text or JSON that does not parse into the library's values."""
+    """Text or JSON that does not parse into the library's values (FORMAT-1, FORMAT-2)."""

@@ -14,25 +14,35 @@ Point ids: ``tile index * 6 + port``; sorting them sorts by tile, then port.
 from __future__ import annotations
 
 import enum
+import re
 from bisect import insort
-from typing import TYPE_CHECKING, Any, ClassVar, Final, TypeAlias, final
+from typing import TYPE_CHECKING, ClassVar, Final, NewType, final
 
 import attrs
 
-from sniff_rules.errors import IllegalMoveError
+from sniff_rules._fast import constructor, fast_frozen, sealed
+from sniff_rules.errors import IllegalMoveError, InvalidMoveError, InvalidStateError, NotationError
 from sniff_rules.tiles import (
     DOUBLE_SIX,
     HIGH_PIP,
     IS_DOUBLE,
     LOW_PIP,
+    NO_TILE,
     TILE_COUNT,
     Pip,
     Tile,
     TileIndex,
 )
 
-PointId: TypeAlias = int
+PointId = NewType("PointId", int)
 """``tile index * 6 + port``: an attachment point as one small int."""
+
+if TYPE_CHECKING:
+
+    def point_ids_of(ids: list[int]) -> tuple[PointId, ...]:
+        """The ids as a tuple of :data:`PointId` (at run time, ``tuple`` itself: no cost)."""
+else:
+    point_ids_of = tuple
 
 
 class Port(enum.IntEnum):
@@ -68,6 +78,25 @@ def _port_value(tile: Tile, port: Port) -> Pip:
     return tile.high if port is Port.HIGH else tile.low
 
 
+def _to_port(port: object) -> Port:
+    if type(port) is Port:
+        return port
+    if type(port) is not int or not 0 <= port < PORTS:
+        raise InvalidMoveError("PLACE-2", f"a port is a Port or its number 0..5, got {port!r}")
+    return Port(port)
+
+
+def _check_point_tile(_instance: object, _attribute: object, tile: Tile) -> None:
+    if not isinstance(tile, Tile):
+        raise InvalidMoveError("FORMAT-3", f"an attachment point is on a Tile, got {tile!r}")
+
+
+def _shared_point(tile: Tile, port: Port) -> AttachmentPoint:
+    """The one point of this tile and port that the engine's tables hold."""
+    return AttachmentPoint.from_id(AttachmentPoint(tile, port).id)
+
+
+@sealed(_shared_point)
 @attrs.frozen(repr=False)
 class AttachmentPoint:
     """A port of a tile on the table, e.g. the higher end of [1|4].
@@ -78,8 +107,8 @@ class AttachmentPoint:
     ('[1|1].arm-a', 4)
     """
 
-    tile: Tile = attrs.field(validator=attrs.validators.instance_of(Tile))
-    port: Port = attrs.field(converter=Port)
+    tile: Tile = attrs.field(validator=_check_point_tile)
+    port: Port = attrs.field(converter=_to_port)
     id: PointId = attrs.field(init=False, eq=False, order=False, hash=False, repr=False)
     """This point as one int, ``tile.index * 6 + port``; stored because
     ``apply`` reads it on every placement."""
@@ -91,11 +120,15 @@ class AttachmentPoint:
     def _check_port(self, _attribute: object, port: Port) -> None:
         if self.tile.is_double == (port <= Port.HIGH):
             kind = "double" if self.tile.is_double else "non-double"
-            raise IllegalMoveError("PLACE-2", f"a {kind} like {self.tile} has no {port.label} port")
+            raise InvalidMoveError("PLACE-2", f"a {kind} like {self.tile} has no {port.label} port")
 
     @classmethod
-    def from_id(cls, point_id: PointId) -> AttachmentPoint:
-        """The point with this id (see :data:`PointId`)."""
+    def from_id(cls, point_id: int) -> AttachmentPoint:
+        """The point with this id (see :data:`PointId`); an id of a port no tile has is refused."""
+        if type(point_id) is not int or point_id not in VALID_POINT_IDS:
+            raise InvalidMoveError(
+                "PLACE-2", f"a point id is tile index * 6 + a port that tile has, 0..167; got {point_id!r}"
+            )
         return POINTS[point_id]
 
     @property
@@ -127,15 +160,26 @@ and never occur in a layout."""
 POINT_VALUE: Final[tuple[int, ...]] = tuple(
     _port_value(DOUBLE_SIX[pid // PORTS], Port(pid % PORTS)) for pid in range(TILE_COUNT * PORTS)
 )
-VALID_POINT_IDS: Final = frozenset(pid for pid, p in enumerate(_POINT_OR_NONE) if p is not None)
+VALID_POINT_IDS: Final = frozenset(PointId(pid) for pid, p in enumerate(_POINT_OR_NONE) if p is not None)
 
 
+def _check_placed_tile(_instance: object, _attribute: object, tile: Tile) -> None:
+    if not isinstance(tile, Tile):
+        raise InvalidMoveError("FORMAT-3", f"a placement puts a Tile on the table, got {tile!r}")
+
+
+def _check_optional_target(_instance: object, _attribute: object, target: AttachmentPoint | None) -> None:
+    if target is not None and not isinstance(target, AttachmentPoint):
+        raise InvalidMoveError("FORMAT-3", f"a target is an AttachmentPoint, or None for the lead; got {target!r}")
+
+
+@sealed()
 @attrs.frozen(repr=False)
 class Placement:
     """One tile put on the table: on ``target``, or as the lead when None."""
 
-    tile: Tile
-    target: AttachmentPoint | None
+    tile: Tile = attrs.field(validator=_check_placed_tile)
+    target: AttachmentPoint | None = attrs.field(validator=_check_optional_target)
 
     def __repr__(self) -> str:
         return f"Placement({self.tile!r}, {self.target!r})"
@@ -144,91 +188,127 @@ class Placement:
         return f"{self.tile}" if self.target is None else f"{self.tile}>{self.target}"
 
 
+def _check_int(_instance: object, attribute: attrs.Attribute[int], value: int) -> None:
+    if type(value) is not int:
+        raise InvalidStateError("FORMAT-3", f"{attribute.name} is an int, got {value!r}")
+
+
+def _check_point(_instance: object, attribute: attrs.Attribute[AttachmentPoint], point: AttachmentPoint) -> None:
+    if not isinstance(point, AttachmentPoint):
+        raise InvalidStateError("FORMAT-3", f"{attribute.name} is an AttachmentPoint, got {point!r}")
+
+
+@sealed()
 @attrs.frozen
 class Contribution:
     """One scored term of the end count: a tile and what it adds (COUNT-1..4)."""
 
-    tile: Tile
-    value: int
+    tile: Tile = attrs.field(validator=_check_placed_tile)
+    value: int = attrs.field(validator=_check_int)
 
     def __str__(self) -> str:
         return f"{self.tile}: {self.value}"
 
 
+@sealed()
 @attrs.frozen
 class Connection:
     """Two ports joined on the table, as the seed lists them."""
 
-    existing: AttachmentPoint
-    placed: AttachmentPoint
+    existing: AttachmentPoint = attrs.field(validator=_check_point)
+    placed: AttachmentPoint = attrs.field(validator=_check_point)
 
     def __str__(self) -> str:
         return f"{self.existing} - {self.placed}"
 
 
+def _check_layout_fields(layout: Layout) -> None:
+    """The shape of a Layout built by a public call; its geometry is checked by :meth:`Layout.place`."""
+    placements = layout.placements
+    if type(placements) is not tuple or not all(type(placement) is Placement for placement in placements):
+        raise InvalidStateError("FORMAT-3", f"placements is a tuple of Placement values, got {placements!r}")
+    ids = layout.open_point_ids
+    if type(ids) is not tuple or not all(type(pid) is int and pid in VALID_POINT_IDS for pid in ids):
+        raise InvalidStateError("FORMAT-3", f"open_point_ids is a tuple of point ids, got {ids!r}")
+    for name in ("end_count", "sniff", "placed_mask"):
+        if type(getattr(layout, name)) is not int:
+            raise InvalidStateError("FORMAT-3", f"{name} is an int, got {getattr(layout, name)!r}")
+    if not NO_TILE <= layout.sniff < TILE_COUNT or not 0 <= layout.placed_mask < 1 << TILE_COUNT:
+        raise InvalidStateError("FORMAT-3", f"sniff is a tile index or -1 and placed_mask a set of tiles: {layout!r}")
+
+
+_PLACEMENT_TEXT: Final = re.compile(
+    r"\s*(\[\s*[0-6]\s*\|\s*[0-6]\s*\])(?:\s*>\s*(\[\s*[0-6]\s*\|\s*[0-6]\s*\])\s*\.\s*([a-z-]+))?\s*"
+)
+_PORT_OF_LABEL: Final = {port.label: port for port in Port}
+
+
 @final
-@attrs.frozen(init=False, weakref_slot=False)
+@fast_frozen(check=_check_layout_fields)
+@attrs.frozen(repr=False, weakref_slot=False)
 class Layout:
     """Everything on the table, kept so each placement costs O(open points).
 
     ``open_point_ids`` is sorted; ``end_count`` is the sum of the scored
     contributions (COUNT-1..4); ``sniff`` is the tile index of the Sniff, or
-    -1 before any double is played (SNIFF-1).
+    -1 before any double is played (SNIFF-1). Its text form is the
+    placements in the order played, ``[5|5] [2|5]>[5|5].chain-a``, which
+    :meth:`parse` replays.
 
     >>> layout = Layout.EMPTY.place(Tile(5, 5), None)
     >>> layout = layout.place(Tile(2, 5), AttachmentPoint(Tile(5, 5), Port.CHAIN_A))
     >>> layout = layout.place(Tile(3, 5), AttachmentPoint(Tile(5, 5), Port.CHAIN_B))
     >>> layout.end_count, [str(c) for c in layout.contributions]
     (15, ['[2|5]: 2', '[3|5]: 3', '[5|5]: 5', '[5|5]: 5'])
+    >>> layout
+    Layout.parse('[5|5] [2|5]>[5|5].chain-a [3|5]>[5|5].chain-b')
     """
 
     placements: tuple[Placement, ...] = ()
     open_point_ids: tuple[PointId, ...] = ()
     end_count: int = 0
-    sniff: TileIndex = -1
+    sniff: TileIndex = NO_TILE
     placed_mask: int = 0
 
     EMPTY: ClassVar[Layout]
 
-    def __new__(
-        cls,
-        placements: tuple[Placement, ...] = (),
-        open_point_ids: tuple[PointId, ...] = (),
-        end_count: int = 0,
-        sniff: TileIndex = -1,
-        placed_mask: int = 0,
-    ) -> Layout:
-        # Built on every placement: as State.__new__, a mutable twin with the
-        # same slots becomes a Layout, at a third of the cost of attrs'
-        # frozen __init__.
-        layout: Any = _new_object(_MutableLayout)
-        layout.placements = placements
-        layout.open_point_ids = open_point_ids
-        layout.end_count = end_count
-        layout.sniff = sniff
-        layout.placed_mask = placed_mask
-        layout.__class__ = cls
-        built: Layout = layout
-        return built
+    @classmethod
+    def parse(cls, text: str) -> Layout:
+        """The layout of placements written as :meth:`__str__` writes them, each one checked (FORMAT-1, PLACE-1)."""
+        if not isinstance(text, str):
+            raise NotationError("FORMAT-1", f"a layout's text form is a str, got {text!r}")
+        layout = cls.EMPTY
+        position = 0
+        while position < len(text) and not text[position:].isspace():
+            found = _PLACEMENT_TEXT.match(text, position)
+            if found is None or found.end() == position:
+                raise NotationError("FORMAT-1", f"{text[position:]!r} is not a placement such as [1|1]>[1|4].low")
+            tile = Tile.parse(found.group(1))
+            target = None
+            if found.group(2) is not None:
+                port = _PORT_OF_LABEL.get(found.group(3))
+                if port is None:
+                    raise NotationError("FORMAT-1", f"{found.group(3)!r} is not a port; ports: {' '.join(_PORT_OF_LABEL)}")
+                target = AttachmentPoint(Tile.parse(found.group(2)), port)
+            layout = layout.place(tile, target)
+            position = found.end()
+        return layout
 
-    if TYPE_CHECKING:
-        # For type checkers only, so that attrs.evolve is checked: at run
-        # time __new__ builds the layout and there is no __init__.
-        def __init__(
-            self,
-            placements: tuple[Placement, ...] = (),
-            open_point_ids: tuple[PointId, ...] = (),
-            end_count: int = 0,
-            sniff: TileIndex = -1,
-            placed_mask: int = 0,
-        ) -> None: ...
+    @classmethod
+    def from_placements(cls, placements: tuple[Placement, ...]) -> Layout:
+        """The layout these placements build, in order, each one checked (PLACE-1, SNIFF-2)."""
+        layout = cls.EMPTY
+        for placement in placements:
+            if not isinstance(placement, Placement):
+                raise InvalidMoveError("FORMAT-3", f"a layout is built from Placement values, got {placement!r}")
+            layout = layout.place(placement.tile, placement.target)
+        return layout
 
-    def __init_subclass__(cls) -> None:
-        raise TypeError("Layout is final: its fast __new__ builds exactly Layout")
+    def __str__(self) -> str:
+        return " ".join(map(str, self.placements))
 
-    def __reduce__(self) -> tuple[type[Layout], tuple[object, ...]]:
-        # pickle and copy rebuild through __new__, which needs the fields.
-        return Layout, (self.placements, self.open_point_ids, self.end_count, self.sniff, self.placed_mask)
+    def __repr__(self) -> str:
+        return f"Layout.parse({str(self)!r})"
 
     @property
     def open_points(self) -> tuple[AttachmentPoint, ...]:
@@ -286,6 +366,8 @@ class Layout:
         Checks the geometry only (PLACE-1, SNIFF-2); whose turn it is and
         what they hold is for :func:`sniff_rules.moves.apply`.
         """
+        if not isinstance(tile, Tile):
+            raise InvalidMoveError("FORMAT-3", f"a placement puts a Tile on the table, got {tile!r}")
         index = tile.index
         if self.placed_mask >> index & 1:
             raise IllegalMoveError("SETUP-1", f"{tile} is already on the table")
@@ -293,6 +375,8 @@ class Layout:
             if self.placements:
                 raise IllegalMoveError("OPEN-3", f"only the first tile is a lead; attach {tile} to an open point")
             return place_lead(index)
+        if not isinstance(target, AttachmentPoint):
+            raise InvalidMoveError("FORMAT-3", f"a target is an AttachmentPoint, or None for the lead; got {target!r}")
         try:
             return place_on(self, index, target.id)
         except (KeyError, ValueError):
@@ -301,12 +385,8 @@ class Layout:
             raise placement_refusal(self, index, target.id) from None
 
 
-_MutableLayout: Final[type[Any]] = type("_MutableLayout", (), {"__slots__": tuple(f.name for f in attrs.fields(Layout))})
-"""Layout's mutable twin: the same slots, so an instance can become a Layout."""
-_new_object: Final = object.__new__
-_build_layout: Final = Layout.__new__
-"""Called as ``_build_layout(Layout, ...)`` on the hot path: it skips
-type.__call__, which packs the arguments into a tuple for __new__."""
+_build_layout: Final = constructor(Layout)
+"""Layout(...) for the hot path, without type.__call__ and the public check."""
 Layout.EMPTY = Layout()
 
 
@@ -350,18 +430,7 @@ def placement_refusal(layout: Layout, index: TileIndex, point_id: PointId) -> Il
 def place_lead(index: TileIndex) -> Layout:
     """The lead, unchecked (OPEN-3). A lead double is the Sniff (SNIFF-1)."""
     base = index * PORTS
-    if IS_DOUBLE[index]:
-        # COUNT-2: a lone double counts both halves once, not once per open side.
-        return Layout(
-            (_LEAD_PLACEMENTS[index],), (base + _CHAIN_A, base + _CHAIN_B), 2 * LOW_PIP[index], index, 1 << index
-        )
-    return Layout(
-        (_LEAD_PLACEMENTS[index],),
-        (base + _LOW, base + _HIGH),
-        LOW_PIP[index] + HIGH_PIP[index],  # COUNT-1: both free ends of the lead
-        -1,
-        1 << index,
-    )
+    return _LEADS[index]
 
 
 def place_on(layout: Layout, index: TileIndex, point_id: PointId) -> Layout:
@@ -372,7 +441,7 @@ def place_on(layout: Layout, index: TileIndex, point_id: PointId) -> Layout:
     KeyError, a point that is not open raises ValueError.
     """
     placement, free_id, delta = _STEPS[index][point_id]
-    open_ids = list(layout.open_point_ids)
+    open_ids: list[int] = list(layout.open_point_ids)
     open_ids.remove(point_id)
     sniff = layout.sniff
     if free_id >= 0:
@@ -383,17 +452,16 @@ def place_on(layout: Layout, index: TileIndex, point_id: PointId) -> Layout:
         count, sniff = _attach_by_chain_or_double(open_ids, layout.end_count, sniff, index, point_id)
         open_ids.sort()
     return _build_layout(
-        Layout,
-        layout.placements + (placement,),
-        tuple(open_ids),
-        count,
-        sniff,
-        layout.placed_mask | 1 << index,
+        placements=layout.placements + (placement,),
+        open_point_ids=point_ids_of(open_ids),
+        end_count=count,
+        sniff=sniff,
+        placed_mask=layout.placed_mask | 1 << index,
     )
 
 
 def _attach_by_chain_or_double(
-    open_ids: list[PointId], count: int, sniff: TileIndex, index: TileIndex, point_id: PointId
+    open_ids: list[int], count: int, sniff: TileIndex, index: TileIndex, point_id: PointId
 ) -> tuple[int, TileIndex]:
     """The end count and Sniff after a double is placed or a double's long
     side is covered; adds the points this opens to ``open_ids``."""
@@ -431,6 +499,25 @@ def _attach_by_chain_or_double(
 _LEAD_PLACEMENTS: Final = tuple(Placement(tile, None) for tile in DOUBLE_SIX)
 
 
+def _lead(index: TileIndex) -> Layout:
+    base = index * PORTS
+    if IS_DOUBLE[index]:
+        # COUNT-2: a lone double counts both halves once, not once per open side.
+        open_ids = (PointId(base + _CHAIN_A), PointId(base + _CHAIN_B))
+        return Layout((_LEAD_PLACEMENTS[index],), open_ids, 2 * LOW_PIP[index], index, 1 << index)
+    return Layout(
+        (_LEAD_PLACEMENTS[index],),
+        (PointId(base + _LOW), PointId(base + _HIGH)),
+        LOW_PIP[index] + HIGH_PIP[index],  # COUNT-1: both free ends of the lead
+        NO_TILE,
+        1 << index,
+    )
+
+
+_LEADS: Final = tuple(_lead(tile.index) for tile in DOUBLE_SIX)
+"""Every lead's layout: a lead depends on the tile alone."""
+
+
 def _step(index: TileIndex, point_id: PointId) -> tuple[Placement, PointId, int]:
     """What attaching tile ``index`` at ``point_id`` records, and, for a
     non-double on an end or arm, the point it opens and what the end count
@@ -438,12 +525,15 @@ def _step(index: TileIndex, point_id: PointId) -> tuple[Placement, PointId, int]
     tile = DOUBLE_SIX[index]
     placement = Placement(tile, POINTS[point_id])
     if tile.is_double or point_id % PORTS in (_CHAIN_A, _CHAIN_B):
-        return placement, -1, 0
+        return placement, _NO_POINT, 0
     value = POINT_VALUE[point_id]
     if tile.low == value:
         # COUNT-1: the covered end stops counting, the tile's other end starts.
-        return placement, index * PORTS + _HIGH, tile.high - value
-    return placement, index * PORTS + _LOW, tile.low - value
+        return placement, PointId(index * PORTS + _HIGH), tile.high - value
+    return placement, PointId(index * PORTS + _LOW), tile.low - value
+
+
+_NO_POINT: Final = PointId(-1)
 
 
 _STEPS: Final[tuple[dict[PointId, tuple[Placement, PointId, int]], ...]] = tuple(

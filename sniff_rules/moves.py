@@ -12,43 +12,63 @@ from typing import Final, TypeAlias
 
 import attrs
 
-from sniff_rules.errors import IllegalMoveError
+from sniff_rules._fast import sealed
+from sniff_rules.errors import IllegalMoveError, InvalidMoveError, InvalidStateError
 from sniff_rules.layout import (
     POINT_VALUE,
     POINTS,
     AttachmentPoint,
     Layout,
+    PointId,
     place_lead,
-    placement_refusal,
     place_on,
+    placement_refusal,
 )
-from sniff_rules.rules import Seat
+from sniff_rules.rules import MAX_PLAYERS, Seat
 from sniff_rules.scoring import settle_masks
-from sniff_rules.state import Phase, RoundContext, RoundResult, State
+from sniff_rules.state import Phase, State, _construct_state, construct_context, construct_result
 from sniff_rules.tiles import (
     DOUBLE_SIX,
     FULL_SET_MASK,
+    NO_TILE,
     PIP_MASK,
+    HandMask,
     Tile,
+    TileIndex,
+    hand_masks_of,
     indices_of_mask,
     tiles_of_mask,
 )
 
 
-def _check_seat_type(_instance: object, _attribute: object, seat: int) -> None:
-    if type(seat) is not int:
-        raise IllegalMoveError("TURN-2", f"a move names its seat as an int, got {seat!r}")
+def _check_move_seat(_instance: object, _attribute: object, seat: Seat) -> None:
+    if type(seat) is not int or not 0 <= seat < MAX_PLAYERS:
+        raise InvalidMoveError("TURN-2", f"a move names its seat as an int 0..{MAX_PLAYERS - 1}, got {seat!r}")
 
 
+def _check_move_tile(_instance: object, _attribute: object, tile: Tile) -> None:
+    if not isinstance(tile, Tile):
+        raise InvalidMoveError("TURN-1", f"a placement places a Tile, got {tile!r}")
+
+
+def _check_move_target(_instance: object, _attribute: object, target: AttachmentPoint | None) -> None:
+    if target is not None and not isinstance(target, AttachmentPoint):
+        raise InvalidMoveError("TURN-1", f"a placement's target is an AttachmentPoint or None, got {target!r}")
+
+
+def _shared_place(seat: Seat, tile: Tile, target: AttachmentPoint | None = None) -> Place:
+    """A copied or unpickled placement: rebuilt and checked, never sharing state with the engine's tables."""
+    return Place(seat, tile, target)
+
+
+@sealed(_shared_place)
 @attrs.frozen(repr=False)
 class Place:
     """Put ``tile`` on ``target``; the lead has no target (PLACE-1, OPEN-3)."""
 
-    seat: Seat = attrs.field(validator=_check_seat_type)
-    tile: Tile = attrs.field(validator=attrs.validators.instance_of(Tile))
-    target: AttachmentPoint | None = attrs.field(
-        default=None, validator=attrs.validators.optional(attrs.validators.instance_of(AttachmentPoint))
-    )
+    seat: Seat = attrs.field(validator=_check_move_seat)
+    tile: Tile = attrs.field(validator=_check_move_tile)
+    target: AttachmentPoint | None = attrs.field(default=None, validator=_check_move_target)
 
     def __repr__(self) -> str:
         if self.target is None:
@@ -59,11 +79,12 @@ class Place:
         return f"{self.seat}:{self.tile}" + ("" if self.target is None else f">{self.target}")
 
 
+@sealed()
 @attrs.frozen(repr=False)
 class Draw:
     """Take the next boneyard tile: only with no placement (DRAW-1, DRAW-2)."""
 
-    seat: Seat = attrs.field(validator=_check_seat_type)
+    seat: Seat = attrs.field(validator=_check_move_seat)
 
     def __repr__(self) -> str:
         return f"Draw({self.seat})"
@@ -72,11 +93,12 @@ class Draw:
         return f"{self.seat}:draw"
 
 
+@sealed()
 @attrs.frozen(repr=False)
 class Pass:
     """End the turn without placing: only with no placement and no boneyard (PASS-1)."""
 
-    seat: Seat = attrs.field(validator=_check_seat_type)
+    seat: Seat = attrs.field(validator=_check_move_seat)
 
     def __repr__(self) -> str:
         return f"Pass({self.seat})"
@@ -87,33 +109,29 @@ class Pass:
 
 Move: TypeAlias = Place | Draw | Pass
 
-_build_state: Final = State.__new__
-"""Called as ``_build_state(State, ...)`` on the hot path: it skips
-type.__call__, which packs the arguments into a tuple for __new__."""
 _PLAYING: Final = Phase.PLAYING
-"""Read on every call; a module constant costs a tenth of the enum attribute."""
+"""Read on every call: a module constant is cheaper than the enum attribute."""
 
-MAX_SEATS: Final = 4
-_DRAWS: Final = tuple(Draw(seat) for seat in range(MAX_SEATS))
-_PASSES: Final = tuple(Pass(seat) for seat in range(MAX_SEATS))
-_LEADS: Final = tuple(tuple(Place(seat, tile) for tile in DOUBLE_SIX) for seat in range(MAX_SEATS))
+_DRAWS: Final = tuple(Draw(seat) for seat in range(MAX_PLAYERS))
+_PASSES: Final = tuple(Pass(seat) for seat in range(MAX_PLAYERS))
+_LEADS: Final = tuple(tuple(Place(seat, tile) for tile in DOUBLE_SIX) for seat in range(MAX_PLAYERS))
 
 # Places onto one point by one seat, keyed by (hand & tiles showing the point's
 # value): at most 128 keys per point, filled as they are first met. Only the
 # speed of legal_moves depends on it.
 _PLACES_ON: Final[tuple[tuple[dict[int, tuple[Place, ...]], ...], ...]] = tuple(
-    tuple({} for _ in POINT_VALUE) for _ in range(MAX_SEATS)
+    tuple({} for _ in POINT_VALUE) for _ in range(MAX_PLAYERS)
 )
 _POINT_NEEDS: Final = tuple(PIP_MASK[value] for value in POINT_VALUE)
 """For each point id, the tiles that could attach there."""
 
 
-_PLACE_OF: Final[dict[tuple[Seat, int, int], Place]] = {}
+_PLACE_OF: Final[dict[tuple[Seat, PointId, TileIndex], Place]] = {}
 """Each (seat, point id, tile index) placement made so far, so that the
 tuples above share their moves and a new key costs no new Place."""
 
 
-def _fill_places(seat: Seat, open_ids: tuple[int, ...], hand: int) -> tuple[Place, ...]:
+def _fill_places(seat: Seat, open_ids: tuple[PointId, ...], hand: int) -> tuple[Place, ...]:
     """The placements of ``hand`` on ``open_ids``, adding what the tables lack."""
     moves: list[Place] = []
     for point_id in open_ids:
@@ -144,6 +162,10 @@ def _fitting(layout: Layout) -> int:
     return fits
 
 
+def _not_a_state(function: str, state: object) -> InvalidStateError:
+    return InvalidStateError("FORMAT-3", f"{function} takes a State, got {type(state).__name__}: {state!r:.200}")
+
+
 def legal_moves(state: State) -> tuple[Move, ...]:
     """Every move the seat to move may make; empty once the round or match is over.
 
@@ -153,12 +175,20 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     >>> legal_moves(state)[:2]
     (Place(3, Tile(0, 1)), Place(3, Tile(2, 5)))
     """
-    if state.phase is not _PLAYING:
-        return ()
-    seat = state.to_move
-    layout = state.layout
-    hand = state.hand_masks[seat] if state.drawn < 0 else 1 << state.drawn  # DRAW-2
-    open_ids = layout.open_point_ids
+    try:
+        if state.phase is not _PLAYING:
+            if type(state) is not State:
+                raise _not_a_state("legal_moves", state)
+            return ()
+        seat = state.to_move
+        layout = state.layout
+        hand = state.hand_masks[seat] if state.drawn < 0 else 1 << state.drawn  # DRAW-2
+        open_ids = layout.open_point_ids
+    except AttributeError:
+        # A State has every attribute read above; only another value lands here.
+        if type(state) is State:
+            raise
+        raise _not_a_state("legal_moves", state) from None
     if not open_ids:
         leads = _LEADS[seat]  # OPEN-3: an empty table; any tile may lead
         return tuple([leads[index] for index in indices_of_mask(hand)])
@@ -182,6 +212,11 @@ def legal_moves(state: State) -> tuple[Move, ...]:
 def apply(state: State, move: Move) -> State:
     """The state after ``move``; raises :class:`IllegalMoveError` if it is not legal.
 
+    A value that is no move at all raises :class:`InvalidMoveError`, and
+    something that is not a State :class:`InvalidStateError`. Refusals are
+    checked in a fixed order: the match or round over (MATCH-2, END-1), the
+    move's kind (TURN-1), the seat (TURN-2), then the move itself.
+
     >>> from sniff_rules import Port, Rules, new_match
     >>> state = new_match(Rules.standard(4), seed=3)
     >>> after = apply(state, Place(3, Tile(2, 5)))
@@ -192,27 +227,34 @@ def apply(state: State, move: Move) -> State:
     ...
     sniff_rules.errors.IllegalMoveError: TURN-2: seat 3 moved, but it is seat 0's turn
     """
-    phase = state.phase
-    if phase is not _PLAYING:
-        if phase is Phase.MATCH_OVER:
-            raise IllegalMoveError("MATCH-2", f"the match is over; side {state.winner} won; {move} is refused")
-        raise IllegalMoveError("END-1", f"round {state.round_number} is over; deal the next round before {move}")
-    seat = state.to_move
+    try:
+        phase = state.phase
+        seat = state.to_move
+    except AttributeError:
+        raise _not_a_state("apply", state) from None
     # Exact types, not isinstance: the classes are final in effect, and this
     # is the cheapest test on the hot path. Each branch returns only for the
     # seat to move; every other seat falls through to the one TURN-2 refusal.
-    if type(move) is Place:
-        if move.seat == seat:
-            return _apply_place(state, seat, move)
-    elif type(move) is Draw:
-        if move.seat == seat:
-            return _apply_draw(state, seat)
-    elif type(move) is Pass:
-        if move.seat == seat:
-            return _apply_pass(state, seat)
-    else:
-        raise IllegalMoveError("TURN-1", f"a move is a Place, Draw or Pass, got {move!r}")
-    raise IllegalMoveError("TURN-2", f"seat {move.seat} moved, but it is seat {seat}'s turn")
+    if phase is _PLAYING:
+        if type(move) is Place:
+            if move.seat == seat:
+                return _apply_place(state, seat, move)
+        elif type(move) is Draw:
+            if move.seat == seat:
+                return _apply_draw(state, seat)
+        elif type(move) is Pass:
+            if move.seat == seat:
+                return _apply_pass(state, seat)
+        else:
+            raise InvalidMoveError("TURN-1", f"a move is a Place, Draw or Pass, got {move!r:.200}")
+        if type(state) is not State:
+            raise _not_a_state("apply", state)
+        raise IllegalMoveError("TURN-2", f"seat {move.seat} moved, but it is seat {seat}'s turn")
+    if type(state) is not State:
+        raise _not_a_state("apply", state)
+    if phase is Phase.MATCH_OVER:
+        raise IllegalMoveError("MATCH-2", f"the match is over; side {state.winner} won; {move!s:.200} is refused")
+    raise IllegalMoveError("END-1", f"round {state.round_number} is over; deal the next round before {move!s:.200}")
 
 
 def _apply_place(state: State, seat: Seat, move: Place) -> State:
@@ -241,45 +283,49 @@ def _apply_place(state: State, seat: Seat, move: Place) -> State:
             # place_on refuses a tile that does not match or a point that is
             # not open; the caller sees only the rule, not the look-up that failed.
             raise placement_refusal(layout, index, point_id) from None
-    hand ^= 1 << index
-    changed = list(hands)  # cheaper than slicing around the seat
-    changed[seat] = hand
-    hands = tuple(changed)
+    changed: list[int] = list(hands)  # cheaper than slicing around the seat
+    changed[seat] = left = hand ^ 1 << index
+    hands = hand_masks_of(changed)
     rules = state.context.rules
-    players = rules.players
     scores = state.scores
     count = layout.end_count
     if not count % 5 and count:  # POINTS-1, as play_points: inlined on the hot path
-        side = seat & 1 if players == 4 else seat  # POINTS-2, SETUP-2
+        side = rules.seat_sides[seat]  # POINTS-2
         score = scores[side] + count
         raised = list(scores)
         raised[side] = score
         scores = tuple(raised)
         if score >= rules.target:
             # MATCH-1: the match ends at once, mid-round included, with no settlement.
-            return _replace(state, phase=Phase.MATCH_OVER, hand_masks=hands, layout=layout, scores=scores, winner=side)
-    if not hand:
+            return _construct_state(
+                context=state.context,
+                phase=Phase.MATCH_OVER,
+                to_move=seat,
+                hand_masks=hands,
+                boneyard_ids=state.boneyard_ids,
+                layout=layout,
+                scores=scores,
+                winner=side,
+            )
+    if not left:
         return _end_round(state, hands, layout, scores, finisher=seat)  # END-1
     boneyard = state.boneyard_ids
     if not boneyard and not _held(hands) & _fitting(layout):
         return _end_round(state, hands, layout, scores, finisher=None)  # BLOCK-1: no seat can place
-    return _build_state(
-        State,
-        state.context,
-        _PLAYING,
-        (seat + 1) % players,  # TURN-1
-        hands,
-        boneyard,
-        layout,
-        scores,
+    return _construct_state(
+        context=state.context,
+        phase=_PLAYING,
+        to_move=rules.next_seats[seat],  # TURN-1
+        hand_masks=hands,
+        boneyard_ids=boneyard,
+        layout=layout,
+        scores=scores,
     )
 
 
 def _apply_draw(state: State, seat: Seat) -> State:
     if state.drawn >= 0:
-        raise IllegalMoveError(
-            "DRAW-2", f"seat {seat} drew {DOUBLE_SIX[state.drawn]}, which fits, and must place it now"
-        )
+        raise IllegalMoveError("DRAW-2", f"seat {seat} drew {DOUBLE_SIX[state.drawn]}, which fits, and must place it now")
     hands = state.hand_masks
     layout = state.layout
     fits = _fitting(layout)
@@ -290,53 +336,43 @@ def _apply_draw(state: State, seat: Seat) -> State:
         raise IllegalMoveError("DRAW-2", "the boneyard is empty; nothing can be drawn")
     index = boneyard[0]
     boneyard = boneyard[1:]
-    changed = list(hands)
+    changed: list[int] = list(hands)
     changed[seat] |= 1 << index
-    hands = tuple(changed)
-    drawn = index if fits >> index & 1 else -1
+    hands = hand_masks_of(changed)
+    drawn = index if fits >> index & 1 else NO_TILE
     if drawn < 0 and not boneyard and not _held(hands) & fits:
         return _end_round(state, hands, layout, state.scores, finisher=None, boneyard=boneyard)  # BLOCK-1
-    return _build_state(State, state.context, _PLAYING, seat, hands, boneyard, layout, state.scores, drawn)
+    return _construct_state(
+        context=state.context,
+        phase=_PLAYING,
+        to_move=seat,
+        hand_masks=hands,
+        boneyard_ids=boneyard,
+        layout=layout,
+        scores=state.scores,
+        drawn=drawn,
+    )
 
 
 def _apply_pass(state: State, seat: Seat) -> State:
     if state.drawn >= 0:
-        raise IllegalMoveError(
-            "PASS-1", f"seat {seat} drew {DOUBLE_SIX[state.drawn]}, which fits, and must place it"
-        )
+        raise IllegalMoveError("PASS-1", f"seat {seat} drew {DOUBLE_SIX[state.drawn]}, which fits, and must place it")
     if state.hand_masks[seat] & _fitting(state.layout):
         raise IllegalMoveError("PASS-1", f"seat {seat} can place a tile; a pass is only for a player who cannot")
     if state.boneyard_ids:
         raise IllegalMoveError("PASS-1", f"the boneyard has {len(state.boneyard_ids)} tiles; draw before passing")
-    return _replace(state, to_move=(seat + 1) % state.rules.players)
-
-
-def _replace(
-    state: State,
-    *,
-    phase: Phase = Phase.PLAYING,
-    to_move: Seat | None = None,
-    hand_masks: tuple[int, ...] | None = None,
-    layout: Layout | None = None,
-    scores: tuple[int, ...] | None = None,
-    winner: int | None = None,
-) -> State:
-    """``state`` with the fields a pass or a won match changes; a plain
-    constructor call, since ``attrs.evolve`` costs several times more."""
-    return _build_state(
-        State,
-        state.context,
-        phase,
-        state.to_move if to_move is None else to_move,
-        state.hand_masks if hand_masks is None else hand_masks,
-        state.boneyard_ids,
-        state.layout if layout is None else layout,
-        state.scores if scores is None else scores,
-        winner=winner,
+    return _construct_state(
+        context=state.context,
+        phase=_PLAYING,
+        to_move=state.context.rules.next_seats[seat],  # TURN-1
+        hand_masks=state.hand_masks,
+        boneyard_ids=state.boneyard_ids,
+        layout=state.layout,
+        scores=state.scores,
     )
 
 
-def _held(hands: tuple[int, ...]) -> int:
+def _held(hands: tuple[HandMask, ...]) -> int:
     """Every tile in some hand."""
     held = 0
     for hand in hands:
@@ -346,27 +382,24 @@ def _held(hands: tuple[int, ...]) -> int:
 
 def _end_round(
     state: State,
-    hands: tuple[int, ...],
+    hands: tuple[HandMask, ...],
     layout: Layout,
     scores: tuple[int, ...],
     finisher: Seat | None,
-    boneyard: tuple[int, ...] | None = None,
+    boneyard: tuple[TileIndex, ...] | None = None,
 ) -> State:
     context = state.context
     rules = context.rules
     settlement = settle_masks(rules, hands)  # SETTLE-1..3
     # SETTLE-4: no floor; a score may go below zero.
     scores = tuple([score - deduction for score, deduction in zip(scores, settlement.side_deductions)])
-    result = RoundResult(context.round_number, finisher, tuple([tiles_of_mask(h) for h in hands]), settlement)
-    return State(
-        RoundContext(rules, context.round_number, context.opener, context.source, context.lot, result),
-        Phase.ROUND_OVER,
-        state.to_move,
-        hands,
-        state.boneyard_ids if boneyard is None else boneyard,
-        layout,
-        scores,
+    result = construct_result(context.round_number, finisher, tuple([tiles_of_mask(h) for h in hands]), settlement)
+    return _construct_state(
+        context=construct_context(rules, context.round_number, context.opener, context.source, context.lot, result),
+        phase=Phase.ROUND_OVER,
+        to_move=state.to_move,
+        hand_masks=hands,
+        boneyard_ids=state.boneyard_ids if boneyard is None else boneyard,
+        layout=layout,
+        scores=scores,
     )
-
-
-

@@ -585,18 +585,17 @@ def state_from_data(value: JsonValue) -> State:
     if drawn is not None:
         _check_drawn(to_move, hands, layout, drawn)
 
-    hand_masks = tuple(sum(1 << tile.index for tile in hand) for hand in hands)
     state = State.create(
         rules=rules,
         phase=phase,
         round_number=round_number,
         opener=opener,
         to_move=to_move,
-        hand_masks=hand_masks,
-        boneyard_ids=tuple(tile.index for tile in boneyard),
+        hands=hands,
+        boneyard=boneyard,
         layout=layout,
         scores=scores,
-        drawn=-1 if drawn is None else drawn.index,
+        drawn=drawn,
         source=source,
         lot=lot,
         last_round=last_round,

@@ -10,10 +10,11 @@ a seeded deal exactly; a frontend may inject its own source instead.
 
 from __future__ import annotations
 
-from typing import Final, Protocol, TypeVar
+from typing import Final, Protocol, TypeVar, final
 
 import attrs
 
+from sniff_rules._fast import constructor, fast_frozen
 from sniff_rules.errors import InvalidStateError
 
 _MASK64: Final = (1 << 64) - 1
@@ -34,7 +35,15 @@ class RandomSource(Protocol):
         ...
 
 
-@attrs.frozen
+def _check_source_state(source: SplitMix64) -> None:
+    state = source.state
+    if type(state) is not int or not 0 <= state <= _MASK64:
+        raise InvalidStateError("SETUP-5", f"a SplitMix64 state is an integer in 0..2**64-1, got {state!r}")
+
+
+@final
+@fast_frozen(check=_check_source_state)
+@attrs.frozen(weakref_slot=False)
 class SplitMix64:
     """SplitMix64 (Steele, Lea, Flood 2014) with rejection sampling.
 
@@ -43,12 +52,7 @@ class SplitMix64:
     (3, SplitMix64(state=11400714819323198492))
     """
 
-    state: int = attrs.field()
-
-    @state.validator
-    def _check_state(self, _attribute: object, state: object) -> None:
-        if type(state) is not int or not 0 <= state <= _MASK64:
-            raise InvalidStateError("SETUP-5", "a SplitMix64 state is an integer in 0..2**64-1")
+    state: int
 
     @classmethod
     def from_seed(cls, seed: int) -> SplitMix64:
@@ -63,9 +67,13 @@ class SplitMix64:
         return _mix(state), _advanced(state)
 
     def below(self, bound: int) -> tuple[int, SplitMix64]:
-        """Uniform in ``range(bound)``: outputs under ``2**64 % bound`` are redrawn."""
-        if bound < 1:
-            raise InvalidStateError("SETUP-5", f"cannot draw below {bound}")
+        """Uniform in ``range(bound)``: outputs under ``2**64 % bound`` are redrawn.
+
+        ``bound`` is an int from 1 to 2**64; a larger one could never be
+        served by 64-bit outputs, and is refused rather than drawn for ever.
+        """
+        if type(bound) is not int or not 1 <= bound <= _TWO_TO_64:
+            raise InvalidStateError("SETUP-5", f"below(n) takes an int n from 1 to 2**64, got {bound!r}")
         threshold = _TWO_TO_64 % bound
         state = self.state
         while True:
@@ -76,19 +84,10 @@ class SplitMix64:
                 return value % bound, _advanced(state)
 
 
-_new_object: Final = object.__new__
-_set_field: Final = object.__setattr__
-
-
-def _advanced(state: int) -> SplitMix64:
-    """``SplitMix64(state)`` for a state already masked to 64 bits.
-
-    Skips the validator and attrs' __init__: every deal advances the source
-    several times, and the masked state cannot fail the check.
-    """
-    source = _new_object(SplitMix64)
-    _set_field(source, "state", state)
-    return source
+_advanced: Final = constructor(SplitMix64)
+"""``SplitMix64(state)`` for a state already masked to 64 bits, without the
+check: every deal advances the source several times, and a masked state
+cannot fail it."""
 
 
 def _mix(state: int) -> int:
@@ -117,7 +116,7 @@ def shuffled(items: tuple[T, ...], source: RandomSource) -> tuple[tuple[T, ...],
     if groups is None:
         groups = _SHUFFLE_GROUPS[len(order)] = _shuffle_groups(len(order))
     for product, positions in groups:
-        packed, source = source.below(product)
+        packed, source = draw_below(source, product)
         for i, bound in positions:
             j = packed % bound
             packed //= bound
@@ -150,6 +149,10 @@ _TWO_TO_64: Final = 1 << 64
 
 LOT_FACES: Final = 6
 """A lot draw is a value 1..6 for each candidate; highest wins (OPEN-1)."""
+MAX_LOT_ROUNDS: Final = 64
+"""A lot that ties this many times in a row is refused (OPEN-1): a uniform
+source ties so often with a chance below 6**-64, so only a broken source
+gets there, and it must not loop for ever."""
 
 LotRound = tuple[tuple[int, int], ...]
 """One round of a lot: ``(seat, drawn value)`` for each candidate, seat order."""
@@ -164,13 +167,36 @@ def draw_lot(
     wins, and a tie is drawn again among the tied seats only.
     """
     rounds: list[LotRound] = []
-    while True:
+    while len(rounds) < MAX_LOT_ROUNDS:
         draws = []
         for seat in candidates:
-            value, source = source.below(LOT_FACES)
+            value, source = draw_below(source, LOT_FACES)
             draws.append((seat, value + 1))
         rounds.append(tuple(draws))
         best = max(value for _, value in draws)
         candidates = tuple(seat for seat, value in draws if value == best)
         if len(candidates) == 1:
             return candidates[0], tuple(rounds), source
+    raise InvalidStateError(
+        "OPEN-1", f"the lot tied {MAX_LOT_ROUNDS} times in a row: the random source does not draw uniformly"
+    )
+
+
+def check_source(source: object) -> RandomSource:
+    """``source`` if it can serve as a :class:`RandomSource` (SETUP-5)."""
+    if not callable(getattr(source, "below", None)):
+        raise InvalidStateError("SETUP-5", f"a random source has a below(bound) method, got {source!r}")
+    return source  # type: ignore[return-value]  # checked structurally just above
+
+
+def draw_below(source: RandomSource, bound: int) -> tuple[int, RandomSource]:
+    """``source.below(bound)``, refusing an injected source's answer outside the protocol (SETUP-5)."""
+    if type(source) is SplitMix64:
+        return source.below(bound)
+    drawn = source.below(bound)
+    if type(drawn) is not tuple or len(drawn) != 2:
+        raise InvalidStateError("SETUP-5", f"below({bound}) returns (value, next source), got {drawn!r}")
+    value, following = drawn
+    if type(value) is not int or not 0 <= value < bound:
+        raise InvalidStateError("SETUP-5", f"below({bound}) returned {value!r}, outside 0..{bound - 1}")
+    return value, check_source(following)

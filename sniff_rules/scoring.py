@@ -10,10 +10,11 @@ from typing import Final
 
 import attrs
 
+from sniff_rules._fast import sealed
 from sniff_rules.errors import InvalidStateError
 from sniff_rules.layout import Layout
 from sniff_rules.rules import Rules
-from sniff_rules.tiles import TILE_PIPS, Tile, pips_of_mask
+from sniff_rules.tiles import TILE_PIPS, HandMask, Tile, pips_of_mask
 
 
 def play_points(end_count: int) -> int:
@@ -51,6 +52,7 @@ def round_to_five(pips: int) -> int:
     return pips - remainder if remainder <= 2 else pips + 5 - remainder
 
 
+@sealed()
 @attrs.frozen
 class PlayScore:
     """What a placement scores: the end count and the raw points (POINTS-1)."""
@@ -66,9 +68,12 @@ def score_play(layout: Layout) -> PlayScore:
     >>> score_play(Layout.EMPTY.place(Tile(1, 4), None))
     PlayScore(end_count=5, points=5)
     """
+    if type(layout) is not Layout:
+        raise InvalidStateError("FORMAT-3", f"score_play scores a Layout, got {layout!r}")
     return PlayScore(layout.end_count, play_points(layout.end_count))
 
 
+@sealed()
 @attrs.frozen
 class Settlement:
     """A round's settlement (SETTLE-1..4).
@@ -91,23 +96,31 @@ def settle_round(rules: Rules, hands: tuple[tuple[Tile, ...], ...]) -> Settlemen
     >>> settle_round(Rules.standard(4), ((Tile(1, 2),), (), (Tile(0, 3),), (Tile(4, 6),)))
     Settlement(hand_pips=(3, 0, 3, 10), deductions=(5, 0, 5, 10), side_deductions=(10, 10))
     """
-    if len(hands) != rules.players:
-        raise InvalidStateError("SETUP-2", f"{rules.players} players hold {rules.players} hands, got {len(hands)}")
+    if not isinstance(rules, Rules):
+        raise InvalidStateError("FORMAT-3", f"settle_round takes a Rules value, got {rules!r}")
+    if not isinstance(hands, (tuple, list)) or len(hands) != rules.players:
+        raise InvalidStateError("SETUP-2", f"{rules.players} players hold {rules.players} hands, got {hands!r}")
+    for hand in hands:
+        if not isinstance(hand, (tuple, list)) or not all(isinstance(tile, Tile) for tile in hand):
+            raise InvalidStateError("FORMAT-3", f"a hand is a tuple of tiles, got {hand!r}")
+    held = [tile for hand in hands for tile in hand]
+    if len(set(held)) != len(held):
+        raise InvalidStateError("SETUP-1", "each tile is in one hand at most, once")
     pips = tuple(sum(tile.pips for tile in hand) for hand in hands)
-    deductions = tuple(round_to_five(p) for p in pips)
-    sides = [0] * rules.sides
-    for seat, deduction in enumerate(deductions):
-        sides[rules.side_of(seat)] += deduction
-    return Settlement(pips, deductions, tuple(sides))
+    return _settlement(rules, pips)
 
 
-def settle_masks(rules: Rules, hand_masks: tuple[int, ...]) -> Settlement:
+def settle_masks(rules: Rules, hand_masks: tuple[HandMask, ...]) -> Settlement:
     """:func:`settle_round` on the engine's bit-mask hands, without building tiles."""
-    pips = tuple([pips_of_mask(mask) for mask in hand_masks])
+    return _settlement(rules, tuple([pips_of_mask(mask) for mask in hand_masks]))
+
+
+def _settlement(rules: Rules, pips: tuple[int, ...]) -> Settlement:
     deductions = tuple([_ROUNDED[p] for p in pips])
-    if rules.players == 4:
-        return Settlement(pips, deductions, (deductions[0] + deductions[2], deductions[1] + deductions[3]))
-    return Settlement(pips, deductions, deductions)
+    sides = [0] * rules.sides
+    for side, deduction in zip(rules.seat_sides, deductions):
+        sides[side] += deduction
+    return Settlement(pips, deductions, tuple(sides))
 
 
 

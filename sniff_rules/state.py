@@ -9,17 +9,32 @@ properties give the same facts as :class:`~sniff_rules.tiles.Tile` values.
 from __future__ import annotations
 
 import enum
-from typing import TYPE_CHECKING, Any, Final, final
-
+from collections.abc import Sequence
+from typing import Final, TypeAlias, final
 
 import attrs
 
+from sniff_rules._fast import constructor, fast_frozen
 from sniff_rules.errors import InvalidStateError
 from sniff_rules.layout import Layout
-from sniff_rules.randomness import LotRound, RandomSource, SplitMix64, draw_lot, shuffled
-from sniff_rules.rules import Rules, Seat, Side
+from sniff_rules.randomness import LotRound, RandomSource, SplitMix64, check_source, draw_lot, shuffled
+from sniff_rules.rules import Rules, Seat, Side, check_seat
 from sniff_rules.scoring import Settlement
-from sniff_rules.tiles import DOUBLE_SIX, TILE_COUNT, Tile, TileIndex, tiles_of_mask
+from sniff_rules.tiles import (
+    DOUBLE_SIX,
+    FULL_SET_MASK,
+    NO_TILE,
+    TILE_COUNT,
+    HandMask,
+    Tile,
+    TileIndex,
+    hand_masks_of,
+    mask_of_tiles,
+    parse_tiles,
+    tile_indices_of,
+    tiles_of_mask,
+    tiles_text,
+)
 
 
 class Phase(enum.Enum):
@@ -36,7 +51,23 @@ class Phase(enum.Enum):
         return f"Phase.{self.name}"
 
 
-@attrs.frozen
+def _check_round_result(result: RoundResult) -> None:
+    if type(result.round_number) is not int or result.round_number < 1:
+        raise InvalidStateError("FORMAT-3", f"round_number counts from 1, got {result.round_number!r}")
+    if result.finisher is not None and type(result.finisher) is not int:
+        raise InvalidStateError("FORMAT-3", f"finisher is a seat or None, got {result.finisher!r}")
+    hands = result.hands
+    if type(hands) is not tuple or not all(
+        type(hand) is tuple and all(isinstance(tile, Tile) for tile in hand) for hand in hands
+    ):
+        raise InvalidStateError("FORMAT-3", f"hands is a tuple of tuples of tiles, got {hands!r}")
+    if not isinstance(result.settlement, Settlement):
+        raise InvalidStateError("FORMAT-3", f"settlement is a Settlement, got {result.settlement!r}")
+
+
+@final
+@fast_frozen(check=_check_round_result)
+@attrs.frozen(weakref_slot=False)
 class RoundResult:
     """How a round ended: the finisher (None when blocked), the hands
     revealed at its end, and their settlement (END-1, BLOCK-1, SETTLE-1..4)."""
@@ -52,7 +83,23 @@ class RoundResult:
         return self.finisher is None
 
 
-@attrs.frozen
+def _check_context(context: RoundContext) -> None:
+    if not isinstance(context.rules, Rules):
+        raise InvalidStateError("FORMAT-3", f"rules is a Rules value, got {context.rules!r}")
+    if type(context.round_number) is not int or context.round_number < 1:
+        raise InvalidStateError("FORMAT-3", f"round_number counts from 1, got {context.round_number!r}")
+    check_seat(context.rules, context.opener, "OPEN-1", InvalidStateError)
+    if context.source is not None:
+        check_source(context.source)
+    if type(context.lot) is not tuple:
+        raise InvalidStateError("FORMAT-3", f"lot is a tuple of lot rounds, got {context.lot!r}")
+    if context.last_round is not None and not isinstance(context.last_round, RoundResult):
+        raise InvalidStateError("FORMAT-3", f"last_round is a RoundResult or None, got {context.last_round!r}")
+
+
+@final
+@fast_frozen(check=_check_context)
+@attrs.frozen(weakref_slot=False)
 class RoundContext:
     """What stays fixed through a round: the rules, the round's number and
     opener, the lot that chose the opener (empty when the finisher opens,
@@ -70,8 +117,57 @@ class RoundContext:
     last_round: RoundResult | None = None
 
 
+def _check_state_fields(state: State) -> None:
+    """The shape of a State built by a public call (FORMAT-3); whether legal
+    play reaches it is another question."""
+    context = state.context
+    if not isinstance(context, RoundContext):
+        raise InvalidStateError("FORMAT-3", f"context is a RoundContext, got {context!r}")
+    rules = context.rules
+    if type(state.phase) is not Phase:
+        raise InvalidStateError("FORMAT-3", f"phase is a Phase, got {state.phase!r}")
+    check_seat(rules, state.to_move, "TURN-1", InvalidStateError)
+    masks = state.hand_masks
+    if type(masks) is not tuple or len(masks) != rules.players:
+        raise InvalidStateError("SETUP-2", f"{rules.players} players hold {rules.players} hands, got {masks!r}")
+    if not all(type(mask) is int and 0 <= mask <= FULL_SET_MASK for mask in masks):
+        raise InvalidStateError("FORMAT-3", f"hand_masks holds sets of tiles as ints, got {masks!r}")
+    boneyard = state.boneyard_ids
+    if type(boneyard) is not tuple or not all(type(i) is int and 0 <= i < TILE_COUNT for i in boneyard):
+        raise InvalidStateError("FORMAT-3", f"boneyard_ids is a tuple of tile indices, got {boneyard!r}")
+    if type(state.layout) is not Layout:
+        raise InvalidStateError("FORMAT-3", f"layout is a Layout, got {state.layout!r}")
+    scores = state.scores
+    if type(scores) is not tuple or len(scores) != rules.sides or not all(type(score) is int for score in scores):
+        raise InvalidStateError("SETUP-2", f"the match keeps {rules.sides} int scores, got {scores!r}")
+    if type(state.drawn) is not int or not NO_TILE <= state.drawn < TILE_COUNT:
+        raise InvalidStateError("FORMAT-3", f"drawn is a tile index or -1, got {state.drawn!r}")
+    if state.winner is not None and (type(state.winner) is not int or not 0 <= state.winner < rules.sides):
+        raise InvalidStateError("MATCH-1", f"the winner is a side 0..{rules.sides - 1} or None, got {state.winner!r}")
+
+
+TilesText: TypeAlias = "Sequence[Tile] | str"
+"""Tiles given as values, or as text such as ``'[0|5] [1|2]'``."""
+
+
+def _tiles_given(tiles: TilesText, what: str) -> tuple[Tile, ...]:
+    found = parse_tiles(tiles) if isinstance(tiles, str) else tiles
+    if not isinstance(found, (tuple, list)) or not all(isinstance(tile, Tile) for tile in found):
+        raise InvalidStateError("FORMAT-3", f"{what} is a sequence of tiles or their text, got {tiles!r}")
+    return tuple(found)
+
+
+def _mask_of_hand(tiles: TilesText, what: str) -> HandMask:
+    hand = _tiles_given(tiles, what)
+    mask = mask_of_tiles(hand)
+    if mask.bit_count() != len(hand):
+        raise InvalidStateError("SETUP-1", f"{what} holds a tile twice: {tiles_text(hand)}")
+    return mask
+
+
 @final
-@attrs.frozen(init=False, weakref_slot=False)
+@fast_frozen(check=_check_state_fields)
+@attrs.frozen(repr=False, weakref_slot=False)
 class State:
     """A position of a match of American Sniff.
 
@@ -80,97 +176,100 @@ class State:
     index a player drew and now must place (DRAW-2), else -1; ``scores`` has
     one entry per side (:meth:`Rules.side_of`). The round's fixed facts are
     in ``context`` and read through :attr:`rules`, :attr:`round_number`,
-    :attr:`opener`, :attr:`source`, :attr:`lot` and :attr:`last_round`;
-    :meth:`create` builds a state from those facts directly.
+    :attr:`opener`, :attr:`source`, :attr:`lot` and :attr:`last_round`.
+    :meth:`create` builds a state from tiles, and ``repr`` writes that call.
+
+    A state holds every secret of the match: each hand, the boneyard order
+    and the random source. A seat sees only its view
+    (:func:`sniff_rules.view.observe`).
+
+    >>> State.create(rules=Rules.standard(2), hands=("[0|1] [2|2]", "[3|4]"), boneyard="[5|5]",
+    ...              layout="[1|1]", to_move=1)
+    State.create(rules=Rules(players=2, hand_size=7, target=250), round_number=1, opener=0, to_move=1, \
+hands=('[0|1] [2|2]', '[3|4]'), boneyard='[5|5]', layout='[1|1]', scores=(0, 0))
     """
 
     context: RoundContext
     phase: Phase
     to_move: Seat
-    hand_masks: tuple[int, ...]
+    hand_masks: tuple[HandMask, ...]
     boneyard_ids: tuple[TileIndex, ...]
     layout: Layout
     scores: tuple[int, ...]
-    drawn: TileIndex = -1
+    drawn: TileIndex = NO_TILE
     winner: Side | None = None
-
-    def __new__(
-        cls,
-        context: RoundContext,
-        phase: Phase,
-        to_move: Seat,
-        hand_masks: tuple[int, ...],
-        boneyard_ids: tuple[TileIndex, ...],
-        layout: Layout,
-        scores: tuple[int, ...],
-        drawn: TileIndex = -1,
-        winner: Side | None = None,
-    ) -> State:
-        # Every move makes a State. attrs' frozen __init__ sets each field
-        # through object.__setattr__, about 90 ns a field; filling a mutable
-        # twin with the same slots and then giving it this class costs a
-        # third of that. Equality, hashing, repr and the refusal to assign
-        # stay attrs' own.
-        state: Any = _new_object(_MutableState)
-        state.context = context
-        state.phase = phase
-        state.to_move = to_move
-        state.hand_masks = hand_masks
-        state.boneyard_ids = boneyard_ids
-        state.layout = layout
-        state.scores = scores
-        state.drawn = drawn
-        state.winner = winner
-        state.__class__ = cls
-        built: State = state
-        return built
-
-    if TYPE_CHECKING:
-        # For type checkers only, so that attrs.evolve is checked: at run
-        # time __new__ builds the state and there is no __init__.
-        def __init__(
-            self,
-            context: RoundContext,
-            phase: Phase,
-            to_move: Seat,
-            hand_masks: tuple[int, ...],
-            boneyard_ids: tuple[TileIndex, ...],
-            layout: Layout,
-            scores: tuple[int, ...],
-            drawn: TileIndex = -1,
-            winner: Side | None = None,
-        ) -> None: ...
-
-    def __init_subclass__(cls) -> None:
-        raise TypeError("State is final: its fast __new__ builds exactly State")
-
-    def __reduce__(self) -> tuple[type[State], tuple[object, ...]]:
-        # pickle and copy rebuild through __new__, which needs the fields.
-        fields = (self.context, self.phase, self.to_move, self.hand_masks, self.boneyard_ids, self.layout, self.scores)
-        return State, (*fields, self.drawn, self.winner)
 
     @classmethod
     def create(
         cls,
         *,
         rules: Rules,
-        phase: Phase,
-        round_number: int,
-        opener: Seat,
-        to_move: Seat,
-        hand_masks: tuple[int, ...],
-        boneyard_ids: tuple[TileIndex, ...],
-        layout: Layout,
-        scores: tuple[int, ...],
-        drawn: TileIndex = -1,
+        hands: Sequence[TilesText],
+        boneyard: TilesText,
+        layout: Layout | str = Layout.EMPTY,
+        scores: tuple[int, ...] | None = None,
+        round_number: int = 1,
+        opener: Seat = 0,
+        to_move: Seat | None = None,
+        phase: Phase = Phase.PLAYING,
+        drawn: Tile | str | None = None,
         source: RandomSource | None = None,
         lot: tuple[LotRound, ...] = (),
         last_round: RoundResult | None = None,
         winner: Side | None = None,
     ) -> State:
-        """A state from every fact by name, the round's fixed ones included."""
+        """A state from its facts by name, with tiles as values or text.
+
+        Each hand and the boneyard are tiles (``(Tile(0, 5), Tile(1, 2))``)
+        or their text (``'[0|5] [1|2]'``); the layout a :class:`Layout` or
+        its text, replayed and checked; ``scores`` default to zeros and
+        ``to_move`` to the opener. The shape of every fact is checked; whether
+        legal play can reach the position is not (a position check does that).
+        """
+        if not isinstance(rules, Rules):
+            raise InvalidStateError("FORMAT-3", f"rules is a Rules value, got {rules!r}")
+        if not isinstance(hands, (tuple, list)) or len(hands) != rules.players:
+            raise InvalidStateError("SETUP-2", f"{rules.players} players hold {rules.players} hands, got {hands!r}")
+        masks = hand_masks_of(_mask_of_hand(hand, f"hand {seat}") for seat, hand in enumerate(hands))
+        pile = tile_indices_of(tile.index for tile in _tiles_given(boneyard, "the boneyard"))
+        table = Layout.parse(layout) if isinstance(layout, str) else layout
+        drawn_tile = Tile.parse(drawn) if isinstance(drawn, str) else drawn
+        if drawn_tile is not None and not isinstance(drawn_tile, Tile):
+            raise InvalidStateError("FORMAT-3", f"drawn is a Tile, its text or None; got {drawn!r}")
         context = RoundContext(rules, round_number, opener, source, lot, last_round)
-        return cls(context, phase, to_move, hand_masks, boneyard_ids, layout, scores, drawn, winner)
+        return cls(
+            context=context,
+            phase=phase,
+            to_move=opener if to_move is None else to_move,
+            hand_masks=masks,
+            boneyard_ids=pile,
+            layout=table,
+            scores=(0,) * rules.sides if scores is None else scores,
+            drawn=NO_TILE if drawn_tile is None else drawn_tile.index,
+            winner=winner,
+        )
+
+    def __repr__(self) -> str:
+        context = self.context
+        facts = [
+            f"rules={context.rules!r}",
+            f"round_number={context.round_number!r}",
+            f"opener={context.opener!r}",
+            f"to_move={self.to_move!r}",
+            f"hands={tuple(tiles_text(hand) for hand in self.hands)!r}",
+            f"boneyard={tiles_text(self.boneyard)!r}",
+            f"layout={str(self.layout)!r}",
+            f"scores={self.scores!r}",
+        ]
+        if self.phase is not Phase.PLAYING:
+            facts.append(f"phase={self.phase!r}")
+        if self.drawn >= 0:
+            facts.append(f"drawn={str(DOUBLE_SIX[self.drawn])!r}")
+        optional = (("source", context.source), ("lot", context.lot), ("last_round", context.last_round))
+        facts += [f"{name}={value!r}" for name, value in optional if value]
+        if self.winner is not None:
+            facts.append(f"winner={self.winner!r}")
+        return f"State.create({', '.join(facts)})"
 
     @property
     def rules(self) -> Rules:
@@ -209,7 +308,7 @@ class State:
 
     def hand(self, seat: Seat) -> tuple[Tile, ...]:
         """One seat's tiles, index order."""
-        return tiles_of_mask(self.hand_masks[seat])
+        return tiles_of_mask(self.hand_masks[check_seat(self.rules, seat, "SETUP-2", InvalidStateError)])
 
     @property
     def boneyard(self) -> tuple[Tile, ...]:
@@ -231,16 +330,54 @@ class State:
         return self.scores[self.rules.side_of(seat)]
 
 
-_MutableState: Final[type[Any]] = type("_MutableState", (), {"__slots__": tuple(f.name for f in attrs.fields(State))})
-"""State's mutable twin: the same slots, so an instance can become a State."""
-_new_object: Final = object.__new__
+PositionKey: TypeAlias = tuple[object, ...]
+"""A hashable key of what decides a position's future; see :func:`position_key`."""
 
 
-def _check_order(order: tuple[Tile, ...]) -> tuple[TileIndex, ...]:
+def position_key(state: State) -> PositionKey:
+    """What decides the rest of the match from ``state``, for transposition tables.
+
+    Leaves out the random source, the lot, the last round, the round number,
+    the opener and the order in which the tiles on the table were placed:
+    two states with equal keys have the same legal moves, and every line
+    of play from them reaches the same points, until a deal needs the
+    source. Equal states always have equal keys.
+
+    >>> from sniff_rules import Rules, new_match
+    >>> position_key(new_match(Rules.standard(2), seed=1)) == position_key(new_match(Rules.standard(2), seed=1))
+    True
+    """
+    if type(state) is not State:
+        raise InvalidStateError("FORMAT-3", f"a position key is of a State, got {state!r}")
+    layout = state.layout
+    return (
+        state.rules,
+        state.phase,
+        state.to_move,
+        state.hand_masks,
+        state.boneyard_ids,
+        layout.open_point_ids,
+        layout.end_count,
+        layout.sniff,
+        layout.placed_mask,
+        state.scores,
+        state.drawn,
+        state.winner,
+    )
+
+
+_construct_state: Final = constructor(State)
+"""State(...) for the engine, without type.__call__ and the public check."""
+construct_context: Final = constructor(RoundContext)
+"""RoundContext(...) for the engine's deals and round ends, without the public check."""
+construct_result: Final = constructor(RoundResult)
+"""RoundResult(...) for the engine's round ends, without the public check."""
+
+
+def _check_order(order: object) -> tuple[TileIndex, ...]:
     if not isinstance(order, tuple) or len(order) != TILE_COUNT:
-        raise InvalidStateError(
-            "SETUP-5", f"a deal order is a tuple of the 28 tiles, got {type(order).__name__} of {len(order)}"
-        )
+        size = f" of {len(order)}" if isinstance(order, tuple) else ""
+        raise InvalidStateError("SETUP-5", f"a deal order is a tuple of the 28 tiles, got {type(order).__name__}{size}")
     indices = []
     for tile in order:
         if not isinstance(tile, Tile):
@@ -249,27 +386,21 @@ def _check_order(order: tuple[Tile, ...]) -> tuple[TileIndex, ...]:
     if len(set(indices)) != TILE_COUNT:
         twice = sorted({str(DOUBLE_SIX[i]) for i in indices if indices.count(i) > 1})
         raise InvalidStateError("SETUP-5", "a deal order holds each of the 28 tiles once; repeated: " + ", ".join(twice))
-    return tuple(indices)
-
-
-def _check_seat(rules: Rules, seat: object, rule: str) -> Seat:
-    if type(seat) is not int or not 0 <= seat < rules.players:
-        raise InvalidStateError(rule, f"seats run 0..{rules.players - 1}, got {seat!r}")
-    return seat
+    return tile_indices_of(indices)
 
 
 def _choose_opener(
     rules: Rules, opener: Seat | None, source: RandomSource | None
 ) -> tuple[Seat, tuple[LotRound, ...], RandomSource | None]:
     if opener is not None:
-        return _check_seat(rules, opener, "OPEN-1"), (), source
+        return check_seat(rules, opener, "OPEN-1", InvalidStateError), (), source
     if source is None:
         raise InvalidStateError("OPEN-1", "the opener is drawn by lot: give a seed or source, or name the opener")
     return draw_lot(tuple(range(rules.players)), source)
 
 
 _BIT: Final = tuple(1 << index for index in range(TILE_COUNT))
-_INDEX_OF_BIT: Final = {bit: index for index, bit in enumerate(_BIT)}
+_INDEX_OF_BIT: Final = {bit: TileIndex(index) for index, bit in enumerate(_BIT)}
 
 
 def _deal(
@@ -277,7 +408,7 @@ def _deal(
     round_number: int,
     opener: Seat,
     lot: tuple[LotRound, ...],
-    order: tuple[Tile, ...] | None,
+    order: object,
     source: RandomSource | None,
     scores: tuple[int, ...],
     last_round: RoundResult | None,
@@ -293,14 +424,14 @@ def _deal(
         bits = tuple([_BIT[index] for index in _check_order(order)])
     size = rules.hand_size
     dealt = rules.players * size
-    return State(
-        RoundContext(rules, round_number, opener, source, lot, last_round),
-        Phase.PLAYING,
-        opener,
-        tuple([sum(bits[start : start + size]) for start in range(0, dealt, size)]),
-        tuple([_INDEX_OF_BIT[bit] for bit in bits[dealt:]]),
-        Layout.EMPTY,
-        scores,
+    return _construct_state(
+        context=construct_context(rules, round_number, opener, source, lot, last_round),
+        phase=Phase.PLAYING,
+        to_move=opener,
+        hand_masks=hand_masks_of([sum(bits[start : start + size]) for start in range(0, dealt, size)]),
+        boneyard_ids=tile_indices_of([_INDEX_OF_BIT[bit] for bit in bits[dealt:]]),
+        layout=Layout.EMPTY,
+        scores=scores,
     )
 
 
@@ -314,11 +445,11 @@ def new_match(
 ) -> State:
     """The first deal of a match.
 
-    Give a ``seed`` (or an injected ``source``) and the lot and the shuffle
-    come from it (OPEN-1, SETUP-5): the lot is drawn first, then the tiles are
-    shuffled. A frontend that shuffles itself passes ``order`` (all 28
-    tiles; seat 0 gets the first ``hand_size``, seat 1 the next, the rest is
-    the boneyard, drawn from the front) and may name the ``opener``.
+    Give a ``seed`` (or an injected ``source``, not both) and the lot and
+    the shuffle come from it (OPEN-1, SETUP-5): the lot is drawn first, then
+    the tiles are shuffled. A frontend that shuffles itself passes ``order``
+    (all 28 tiles; seat 0 gets the first ``hand_size``, seat 1 the next, the
+    rest is the boneyard, drawn from the front) and may name the ``opener``.
 
     >>> state = new_match(Rules.standard(2), seed=1)
     >>> state.round_number, state.opener, len(state.hand(0)), len(state.boneyard)
@@ -326,21 +457,25 @@ def new_match(
     """
     if not isinstance(rules, Rules):
         raise InvalidStateError("SETUP-2", f"rules must be a Rules value, got {rules!r}")
-    if source is None and seed is not None:
+    if source is not None:
+        if seed is not None:
+            raise InvalidStateError("SETUP-5", "give a seed or a random source, not both")
+        source = check_source(source)
+    elif seed is not None:
         source = SplitMix64.from_seed(seed)
     first, lot, source = _choose_opener(rules, opener, source)
     return _deal(rules, 1, first, lot, order, source, (0,) * rules.sides, None)
 
 
-def next_round(
-    state: State, *, order: tuple[Tile, ...] | None = None, opener: Seat | None = None
-) -> State:
+def next_round(state: State, *, order: tuple[Tile, ...] | None = None, opener: Seat | None = None) -> State:
     """Deal the next round after a settled one (OPEN-2).
 
     The finisher opens; after a block a new lot picks the opener, unless
     the frontend names one. Tiles are shuffled from the state's source
     unless ``order`` is given.
     """
+    if type(state) is not State:
+        raise InvalidStateError("FORMAT-3", f"next_round deals after a State, got {state!r}")
     if state.phase is not Phase.ROUND_OVER or state.last_round is None:
         rule = "MATCH-2" if state.phase is Phase.MATCH_OVER else "END-1"
         raise InvalidStateError(rule, f"a new round is dealt only after a round ends; the match is {state.phase.value}")
@@ -353,8 +488,4 @@ def next_round(
         lot: tuple[LotRound, ...] = ()
     else:
         first, lot, source = _choose_opener(state.rules, opener, source)
-    return _deal(
-        state.rules, state.round_number + 1, first, lot, order, source, state.scores, state.last_round
-    )
-
-
+    return _deal(state.rules, state.round_number + 1, first, lot, order, source, state.scores, state.last_round)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import attrs
 
+from sniff_rules._fast import sealed
 from sniff_rules.errors import InvalidStateError
 
 STROKE_POINTS = 5
@@ -12,6 +13,7 @@ STROKES_PER_SYMBOL = 10
 four fields (2 strokes each)."""
 
 
+@sealed()
 @attrs.frozen
 class PaperTally:
     """A score as drawn on paper: 50-point symbols, then single strokes.

@@ -9,23 +9,44 @@ engine works on those numbers and bit masks of them, the public API on
 from __future__ import annotations
 
 import re
-from typing import Final, TypeAlias
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Final, NewType, TypeAlias
 
 import attrs
 
+from sniff_rules._fast import sealed
 from sniff_rules.errors import InvalidTileError, NotationError
 
 Pip: TypeAlias = int
 """A half's pip value, 0..6."""
 
-TileIndex: TypeAlias = int
+TileIndex = NewType("TileIndex", int)
 """A tile's position 0..27 in :data:`DOUBLE_SIX`."""
+
+HandMask = NewType("HandMask", int)
+"""A set of tiles as one int: bit ``i`` set for the tile of index ``i``.
+
+A distinct type from :data:`TileIndex` and the scores, so that mypy
+catches one passed for another; at run time it is a plain int."""
+
+if TYPE_CHECKING:
+
+    def hand_masks_of(masks: Iterable[int]) -> tuple[HandMask, ...]:
+        """The masks as a tuple of :data:`HandMask` (at run time, ``tuple`` itself: no cost)."""
+
+    def tile_indices_of(indices: Iterable[int]) -> tuple[TileIndex, ...]:
+        """The indices as a tuple of :data:`TileIndex` (at run time, ``tuple`` itself: no cost)."""
+else:
+    hand_masks_of = tile_indices_of = tuple
+
+NO_TILE: Final = TileIndex(-1)
+"""Stands for "no tile" where a tile index is kept as an int (no drawn tile, no Sniff yet)."""
 
 HIGHEST_PIP: Final = 6
 TILE_COUNT: Final = 28
 
 
-def tile_index_of(low: int, high: int) -> int:
+def tile_index_of(low: int, high: int) -> TileIndex:
     """Position of ``[low|high]`` in the lexicographic double-six order.
 
     The last three conditions pin the numbering down by induction: [0|0]
@@ -39,7 +60,7 @@ def tile_index_of(low: int, high: int) -> int:
     post: low == high or __return__ == tile_index_of(low, high - 1) + 1
     post: low != high or low == 0 or __return__ == tile_index_of(low - 1, 6) + 1
     """
-    return 7 * low - low * (low - 1) // 2 + (high - low)
+    return TileIndex(7 * low - low * (low - 1) // 2 + (high - low))
 
 
 def _check_pips(instance: "Tile", _attribute: object, _value: int) -> None:
@@ -54,6 +75,12 @@ def _check_pips(instance: "Tile", _attribute: object, _value: int) -> None:
         )
 
 
+def _shared_tile(low: Pip, high: Pip) -> Tile:
+    """The one :data:`DOUBLE_SIX` tile with these halves: what a copy or an unpickled tile becomes."""
+    return Tile.from_index(Tile(low, high).index)
+
+
+@sealed(_shared_tile)
 @attrs.frozen(repr=False, order=True)
 class Tile:
     """One domino of the double-six set, low half first.
@@ -80,22 +107,26 @@ class Tile:
     @classmethod
     def of(cls, a: Pip, b: Pip) -> Tile:
         """The tile with halves ``a`` and ``b`` in either order."""
+        if type(a) is not int or type(b) is not int:
+            raise InvalidTileError("SETUP-1", f"pips must be ints, got {a!r} and {b!r}")
         return cls(a, b) if a <= b else cls(b, a)
 
     @classmethod
     def parse(cls, text: str) -> Tile:
-        """Read ``[a|b]`` (either order, spaces allowed).
+        """Read ``[a|b]`` (either order, spaces allowed) (FORMAT-1).
 
         >>> Tile.parse("[6|3]")
         Tile(3, 6)
         """
+        if not isinstance(text, str):
+            raise NotationError("FORMAT-1", f"a tile's text form is a str such as '[1|4]', got {text!r}")
         found = _TILE_TEXT.fullmatch(text.strip())
         if found is None:
-            raise NotationError("SETUP-1", f"{text!r} is not a tile; write it as [a|b] with pips 0..6")
-        return cls.of(int(found.group(1)), int(found.group(2)))
+            raise NotationError("FORMAT-1", f"{text!r} is not a tile; write it as [a|b] with pips 0..6")
+        return DOUBLE_SIX[tile_index_of(*sorted((int(found.group(1)), int(found.group(2)))))]
 
     @classmethod
-    def from_index(cls, index: TileIndex) -> Tile:
+    def from_index(cls, index: int) -> Tile:
         """The tile at ``index`` of :data:`DOUBLE_SIX`."""
         if type(index) is not int or not 0 <= index < TILE_COUNT:
             raise InvalidTileError("SETUP-1", f"tile index runs 0..27, got {index!r}")
@@ -119,6 +150,8 @@ class Tile:
 
 
 _TILE_TEXT: Final = re.compile(r"\[\s*([0-6])\s*\|\s*([0-6])\s*\]")
+_TILE_ITEM: Final = re.compile(r"\[[^\]]*\]|[^\s\[]+")
+"""One bracketed item, or a run of other text that :meth:`Tile.parse` then refuses."""
 
 DOUBLE_SIX: Final[tuple[Tile, ...]] = tuple(
     Tile(low, high) for low in range(HIGHEST_PIP + 1) for high in range(low, HIGHEST_PIP + 1)
@@ -141,7 +174,7 @@ _CHUNK_BITS: Final = 7
 _CHUNK: Final = (1 << _CHUNK_BITS) - 1
 _INDICES_OF_CHUNK: Final = tuple(
     tuple(
-        tuple(_CHUNK_BITS * chunk + bit for bit in range(_CHUNK_BITS) if subset >> bit & 1)
+        tuple(TileIndex(_CHUNK_BITS * chunk + bit) for bit in range(_CHUNK_BITS) if subset >> bit & 1)
         for subset in range(_CHUNK + 1)
     )
     for chunk in range(TILE_COUNT // _CHUNK_BITS)
@@ -164,12 +197,31 @@ def tiles_of_mask(mask: int) -> tuple[Tile, ...]:
     return low[mask & 127] + second[mask >> 7 & 127] + third[mask >> 14 & 127] + high[mask >> 21 & 127]
 
 
-def mask_of_tiles(tiles: "tuple[Tile, ...] | list[Tile]") -> int:
+def mask_of_tiles(tiles: Iterable[Tile]) -> HandMask:
     """The bit mask with one bit per tile."""
     mask = 0
     for tile in tiles:
         mask |= 1 << tile.index
-    return mask
+    return HandMask(mask)
+
+
+def tiles_text(tiles: Iterable[Tile]) -> str:
+    """Tiles written out, separated by spaces: ``[0|5] [1|2]`` (FORMAT-1).
+
+    >>> tiles_text(parse_tiles("[5|0] [1|2]"))
+    '[0|5] [1|2]'
+    """
+    return " ".join(map(str, tiles))
+
+
+def parse_tiles(text: str) -> tuple[Tile, ...]:
+    """The tiles of a space-separated text such as ``[0|5] [1|2]``, in the order written (FORMAT-1)."""
+    if not isinstance(text, str):
+        raise NotationError("FORMAT-1", f"tiles are written as text such as '[0|5] [1|2]', got {text!r}")
+    items = _TILE_ITEM.findall(text)
+    if "".join("".join(items).split()) != "".join(text.split()):
+        raise NotationError("FORMAT-1", f"{text!r} is not a list of tiles such as '[0|5] [1|2]'")
+    return tuple(Tile.parse(item) for item in items)
 
 
 _PIPS_OF_CHUNK: Final = tuple(

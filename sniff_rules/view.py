@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import attrs
 
+from sniff_rules._fast import sealed
 from sniff_rules.errors import InvalidStateError
 from sniff_rules.layout import Layout
 from sniff_rules.moves import Move, legal_moves
-from sniff_rules.rules import Rules, Seat, Side
+from sniff_rules.rules import Rules, Seat, Side, check_seat
 from sniff_rules.state import Phase, RoundResult, State
 from sniff_rules.tiles import Tile
 
 
+@sealed()
 @attrs.frozen
 class Observation:
     """One seat's view of a state: other hands only by their size.
@@ -49,8 +51,9 @@ def observe(state: State, seat: Seat) -> Observation:
     >>> len(view.hand), view.hand_sizes, view.boneyard_size, view.revealed_hands
     (6, (6, 6, 6), 10, None)
     """
-    if type(seat) is not int or not 0 <= seat < state.rules.players:
-        raise InvalidStateError("SETUP-2", f"seats run 0..{state.rules.players - 1}, got {seat!r}")
+    if type(state) is not State:
+        raise InvalidStateError("FORMAT-3", f"observe takes a State, got {state!r:.200}")
+    check_seat(state.rules, seat, "SETUP-2", InvalidStateError)
     own_turn = seat == state.to_move and state.phase is Phase.PLAYING
     return Observation(
         seat=seat,

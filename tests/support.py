@@ -175,18 +175,17 @@ def make_state(
     assert len(set(named)) == len(named), "a tile is in two places"
     if drawn is not None:
         assert drawn in hand_tiles[to_move], "the drawn tile is in the drawer's hand"
-    masks = tuple(sum(1 << tile.index for tile in hand) for hand in hand_tiles)
     return State.create(
         rules=rules,
         phase=Phase.PLAYING,
         round_number=round_number,
         opener=to_move if opener is None else opener,
         to_move=to_move,
-        hand_masks=masks,
-        boneyard_ids=tuple(tile.index for tile in boneyard),
+        hands=hand_tiles,
+        boneyard=tuple(boneyard),
         layout=layout,
         scores=tuple(scores) if scores is not None else (0,) * rules.sides,
-        drawn=-1 if drawn is None else drawn.index,
+        drawn=drawn,
         source=source,
         last_round=last_round,
     )

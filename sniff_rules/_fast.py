@@ -1,0 +1,135 @@
+"""Frozen values that cannot be changed in place, and a fast way to build the hot ones.
+
+Two class decorators, applied on top of ``@attrs.frozen``:
+
+- :func:`sealed` makes a value immutable by every route the library can
+  close: attrs already refuses assignment and deletion (``__class__``
+  included); ``__setstate__`` is refused too, and pickling and copying go
+  through :meth:`__reduce__` and the public constructor (or a given
+  factory, so that shared values such as the 28 tiles stay shared).
+  ``object.__setattr__`` can still write a slot, as for any Python class.
+- :func:`fast_frozen` does the same for the values built on every move
+  (:class:`~sniff_rules.state.State`, :class:`~sniff_rules.layout.Layout`,
+  :class:`~sniff_rules.randomness.SplitMix64`): a generated ``__new__``
+  fills a mutable twin with the same slots and then gives it the frozen
+  class. attrs' frozen ``__init__`` sets each field through
+  ``object.__setattr__``, which costs several times more (see
+  ``benchmarks/README.md``). Equality, hashing, ``repr`` and the refusal to
+  assign stay attrs' own. The decorator refuses, at import, a field with a
+  validator or converter, a post-init hook or a ``__weakref__`` slot, all
+  of which the fast path would skip or break; a class that needs a check
+  on its public constructor passes ``check``, which ``cls(...)`` runs and
+  the engine's direct ``cls.__new__(cls, ...)`` calls (values already known
+  good) do not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Final, TypeVar, cast
+
+import attrs
+
+T = TypeVar("T")
+
+_NO_DEFAULT: Final = attrs.NOTHING
+
+
+def _refuse_setstate(_self: object, _state: object) -> None:
+    # The same error as attrs' own refusal to assign a field.
+    raise attrs.exceptions.FrozenInstanceError()
+
+
+def _init_fields(cls: type[Any]) -> tuple[str, ...]:
+    return tuple(field.name for field in attrs.fields(cls) if field.init)
+
+
+def sealed(factory: Callable[..., Any] | None = None) -> Callable[[type[T]], type[T]]:
+    """Refuse ``__setstate__`` on an attrs frozen class; pickle and copy rebuild it.
+
+    ``factory`` rebuilds a value from its init fields; by default the class
+    itself, so a copy is checked like any new value.
+    """
+
+    def seal(cls: type[T]) -> type[T]:
+        names = _init_fields(cls)
+        build = cls if factory is None else factory
+
+        def __reduce__(self: object) -> tuple[Callable[..., Any], tuple[object, ...]]:
+            return build, tuple(getattr(self, name) for name in names)
+
+        setattr(cls, "__reduce__", __reduce__)
+        setattr(cls, "__setstate__", _refuse_setstate)
+        return cls
+
+    return seal
+
+
+def fast_frozen(check: Callable[[Any], None] | None = None) -> Callable[[type[T]], type[T]]:
+    """Build an attrs frozen, slotted class through a mutable twin (see the module doc).
+
+    The class must be final: ``__new__`` builds exactly it, so subclassing
+    raises ``TypeError``.
+    """
+
+    def build(cls: type[T]) -> type[T]:
+        fields = attrs.fields(cast(Any, cls))
+        for field in fields:
+            if field.validator is not None or field.converter is not None:
+                raise TypeError(f"{cls.__name__}.{field.name}: the fast __new__ would skip its validator or converter")
+            if not field.init:
+                raise TypeError(f"{cls.__name__}.{field.name}: the fast __new__ sets every field from an argument")
+        if hasattr(cls, "__attrs_post_init__") or hasattr(cls, "__attrs_pre_init__"):
+            raise TypeError(f"{cls.__name__}: the fast __new__ would skip its init hooks")
+        if "__weakref__" in getattr(cls, "__slots__", ()):
+            raise TypeError(f"{cls.__name__}: a __weakref__ slot keeps the twin's class from being swapped")
+        names = tuple(field.name for field in fields)
+        twin = type(f"_Mutable{cls.__name__}", (), {"__slots__": names})
+        namespace: dict[str, Any] = {"_new_object": object.__new__, "_Twin": twin, "_cls": cls}
+        parameters = []
+        for field in fields:
+            if field.default is _NO_DEFAULT:
+                parameters.append(field.name)
+            else:
+                namespace[f"_default_{field.name}"] = field.default
+                parameters.append(f"{field.name}=_default_{field.name}")
+        assigned = [f"    value.{name} = {name}" for name in names]
+        tail = ["    value.__class__ = _cls", "    return value"]
+        source = [f"def construct({', '.join(parameters)}):", "    value = _new_object(_Twin)", *assigned, *tail]
+        source += [f"def __new__(cls, {', '.join(parameters)}):", "    value = _new_object(_Twin)", *assigned, *tail]
+        exec("\n".join(source), namespace)  # noqa: S102 - code built from the class's own field names
+        new, construct = namespace["__new__"], namespace["construct"]
+        new.__qualname__ = f"{cls.__name__}.__new__"
+        construct.__qualname__ = construct.__name__ = f"construct_{cls.__name__}"
+        construct.__doc__ = f"A {cls.__name__} from its fields, as ``{cls.__name__}(...)`` but without type.__call__."
+        setattr(cls, "__new__", staticmethod(new))
+        setattr(cls, "_construct", staticmethod(construct))
+        # type.__call__ still runs __init__ after __new__: object's accepts the
+        # arguments and does nothing, or ``check`` validates a public call.
+        if check is None:
+            delattr(cls, "__init__")
+        else:
+
+            def __init__(self: object, *_args: object, **_kwargs: object) -> None:
+                check(self)
+
+            setattr(cls, "__init__", __init__)
+
+        def __init_subclass__(_subclass: type[Any], /, **_kwargs: object) -> None:
+            raise TypeError(f"{cls.__name__} is final: its fast __new__ builds exactly {cls.__name__}")
+
+        setattr(cls, "__init_subclass__", classmethod(__init_subclass__))
+        return sealed()(cls)
+
+    return build
+
+
+def constructor(cls: type[T]) -> type[T]:
+    """The fast constructor of a :func:`fast_frozen` class, for the hot path.
+
+    Calling it is calling ``cls(...)``, minus ``type.__call__`` and ``check``:
+    only for values the caller knows are good. Typed as the class so that
+    mypy checks each call against the class's fields.
+    """
+    construct: type[T] = cls.__dict__["_construct"].__func__
+    return construct
