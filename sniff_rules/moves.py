@@ -230,28 +230,30 @@ def apply(state: State, move: Move) -> State:
     try:
         phase = state.phase
         seat = state.to_move
+        # Exact types, not isinstance: the classes are final in effect, and this
+        # is the cheapest test on the hot path. Each branch returns only for the
+        # seat to move; every other seat falls through to the one TURN-2 refusal.
+        if phase is _PLAYING:
+            if type(move) is Place:
+                if move.seat == seat:
+                    return _apply_place(state, seat, move)
+            elif type(move) is Draw:
+                if move.seat == seat:
+                    return _apply_draw(state, seat)
+            elif type(move) is Pass:
+                if move.seat == seat:
+                    return _apply_pass(state, seat)
+            else:
+                raise InvalidMoveError("TURN-1", f"a move is a Place, Draw or Pass, got {move!r:.200}")
     except AttributeError:
+        # A State has every attribute the move reads; only another value lands here.
+        if type(state) is State:
+            raise
         raise _not_a_state("apply", state) from None
-    # Exact types, not isinstance: the classes are final in effect, and this
-    # is the cheapest test on the hot path. Each branch returns only for the
-    # seat to move; every other seat falls through to the one TURN-2 refusal.
-    if phase is _PLAYING:
-        if type(move) is Place:
-            if move.seat == seat:
-                return _apply_place(state, seat, move)
-        elif type(move) is Draw:
-            if move.seat == seat:
-                return _apply_draw(state, seat)
-        elif type(move) is Pass:
-            if move.seat == seat:
-                return _apply_pass(state, seat)
-        else:
-            raise InvalidMoveError("TURN-1", f"a move is a Place, Draw or Pass, got {move!r:.200}")
-        if type(state) is not State:
-            raise _not_a_state("apply", state)
-        raise IllegalMoveError("TURN-2", f"seat {move.seat} moved, but it is seat {seat}'s turn")
     if type(state) is not State:
         raise _not_a_state("apply", state)
+    if phase is _PLAYING:
+        raise IllegalMoveError("TURN-2", f"seat {move.seat} moved, but it is seat {seat}'s turn")
     if phase is Phase.MATCH_OVER:
         raise IllegalMoveError("MATCH-2", f"the match is over; side {state.winner} won; {move!s:.200} is refused")
     raise IllegalMoveError("END-1", f"round {state.round_number} is over; deal the next round before {move!s:.200}")

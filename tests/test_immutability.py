@@ -1,0 +1,234 @@
+"""Every public value is immutable for real: no route the library can close changes one in place.
+
+attrs refuses assignment and deletion; the library also refuses
+``__setstate__`` and rebuilds copies and pickles through the constructor,
+so the values every match shares (the 28 tiles, the attachment points, the
+cached moves of ``legal_moves``) cannot be corrupted by one caller.
+"""
+
+from __future__ import annotations
+
+import copy
+import pickle
+from collections.abc import Callable
+from typing import Any, cast
+
+import attrs
+import pytest
+
+import sniff_rules
+from sniff_rules import (
+    DOUBLE_SIX,
+    AttachmentPoint,
+    Connection,
+    Contribution,
+    Draw,
+    Layout,
+    Pass,
+    Phase,
+    Place,
+    Placement,
+    PlayScore,
+    Port,
+    RoundContext,
+    RoundResult,
+    Rules,
+    Settlement,
+    SplitMix64,
+    State,
+    Tile,
+    apply,
+    legal_moves,
+    new_match,
+)
+from sniff_rules._fast import fast_frozen, sealed
+from sniff_rules.tally import PaperTally, paper_tally
+from sniff_rules.view import Observation, observe
+
+
+def _finished_round() -> State:
+    state = new_match(Rules.standard(2), seed=3)
+    while state.phase is Phase.PLAYING:
+        state = apply(state, legal_moves(state)[0])
+    return state
+
+
+_ROUND_OVER = _finished_round()
+_LAYOUT = Layout.parse("[5|5] [2|5]>[5|5].chain-a [3|5]>[5|5].chain-b")
+
+EXAMPLES: dict[type, Callable[[], Any]] = {
+    Tile: lambda: DOUBLE_SIX[9],
+    Rules: lambda: Rules.standard(4),
+    SplitMix64: lambda: SplitMix64.from_seed(5),
+    AttachmentPoint: lambda: AttachmentPoint(Tile(1, 4), Port.HIGH),
+    Placement: lambda: _LAYOUT.placements[1],
+    Contribution: lambda: _LAYOUT.contributions[0],
+    Connection: lambda: _LAYOUT.connections[0],
+    Layout: lambda: _LAYOUT,
+    PlayScore: lambda: PlayScore(15, 15),
+    Settlement: lambda: Settlement((3, 0), (5, 0), (5, 0)),
+    RoundResult: lambda: _ROUND_OVER.last_round,
+    RoundContext: lambda: _ROUND_OVER.context,
+    State: lambda: _ROUND_OVER,
+    Place: lambda: legal_moves(new_match(Rules.standard(3), seed=1))[0],
+    Draw: lambda: Draw(1),
+    Pass: lambda: Pass(2),
+    Observation: lambda: observe(_ROUND_OVER, 0),
+    PaperTally: lambda: paper_tally(135),
+}
+
+
+def test_every_public_value_class_has_an_example() -> None:
+    """The examples cover every attrs class the package exports, so a new value cannot skip these tests."""
+    exported = {value for value in vars(sniff_rules).values() if isinstance(value, type) and attrs.has(value)}
+    assert set() == exported - set(EXAMPLES)
+
+
+@pytest.mark.parametrize("cls", list(EXAMPLES), ids=lambda cls: cls.__name__)
+def test_setstate_is_refused_and_changes_nothing(cls: type) -> None:
+    """No value accepts __setstate__, the route that bypassed every check."""
+    value = EXAMPLES[cls]()
+    fields = attrs.astuple(value, recurse=False)
+    first = attrs.fields(cls)[0].name
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        value.__setstate__({first: None})
+    assert fields == attrs.astuple(value, recurse=False)
+
+
+@pytest.mark.parametrize("cls", list(EXAMPLES), ids=lambda cls: cls.__name__)
+def test_fields_and_class_cannot_be_assigned_or_deleted(cls: type) -> None:
+    """Assignment, deletion and a swap of __class__ are refused on every value."""
+    value = EXAMPLES[cls]()
+    first = attrs.fields(cls)[0].name
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        setattr(value, first, None)
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        delattr(value, first)
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        value.__class__ = object
+    assert type(value) is cls
+
+
+@pytest.mark.parametrize("cls", list(EXAMPLES), ids=lambda cls: cls.__name__)
+def test_copies_and_pickles_are_equal_values(cls: type) -> None:
+    """copy, deepcopy and pickle rebuild an equal value through the constructor."""
+    value = EXAMPLES[cls]()
+    for rebuilt in (copy.copy(value), copy.deepcopy(value), pickle.loads(pickle.dumps(value))):
+        assert value == rebuilt
+        assert type(value) is type(rebuilt)
+
+
+def test_shared_tiles_and_points_stay_shared_through_copies() -> None:
+    """A copied or unpickled tile or point is the one the engine's tables hold."""
+    tile = DOUBLE_SIX[12]
+    point = AttachmentPoint.from_id(12 * 6 + 1)
+    copies: list[Callable[[object], object]] = [
+        copy.copy,
+        copy.deepcopy,
+        lambda value: pickle.loads(pickle.dumps(value)),
+    ]
+    assert [tile] * 3 == [rebuild(tile) for rebuild in copies]
+    assert all(rebuild(tile) is tile and rebuild(point) is point for rebuild in copies)
+
+
+def test_a_corrupting_setstate_on_a_cached_move_leaves_later_matches_alone() -> None:
+    """The reproducer: legal_moves(s)[0].__setstate__({'seat': 3}) once corrupted every later match."""
+    state = new_match(Rules.standard(2), seed=1)
+    cached: Any = legal_moves(state)[0]
+    first_tile: Any = DOUBLE_SIX[0]
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        cached.__setstate__({"seat": 3})
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        first_tile.__setstate__({"low": 0, "high": 6})
+    assert state.to_move == legal_moves(new_match(Rules.standard(2), seed=1))[0].seat
+    assert (0, 0) == (DOUBLE_SIX[0].low, DOUBLE_SIX[0].high)
+
+
+def test_an_unpickled_state_is_checked_like_a_new_one() -> None:
+    """A pickle rebuilds through the public constructor, so a doctored pickle is refused, not loaded."""
+    state = new_match(Rules.standard(2), seed=1)
+    build, fields = cast(tuple[Callable[..., State], tuple[object, ...]], state.__reduce__())
+    doctored = (fields[0], fields[1], 7, *fields[3:])
+    with pytest.raises(sniff_rules.InvalidStateError) as caught:
+        build(*doctored)
+    assert "TURN-1" == caught.value.rule
+
+
+def test_the_fast_path_refuses_what_it_would_skip() -> None:
+    """fast_frozen refuses, when the class is made, a validator, a converter or an init hook."""
+
+    def positive(_instance: object, _attribute: object, value: int) -> None:
+        assert value > 0
+
+    with pytest.raises(TypeError, match="validator"):
+
+        @fast_frozen()
+        @attrs.frozen(weakref_slot=False)
+        class Validated:
+            size: int = attrs.field(validator=positive)
+
+    with pytest.raises(TypeError, match="validator or converter"):
+
+        @fast_frozen()
+        @attrs.frozen(weakref_slot=False)
+        class Converted:
+            size: int = attrs.field(converter=int)
+
+    with pytest.raises(TypeError, match="init hooks"):
+
+        @fast_frozen()
+        @attrs.frozen(weakref_slot=False)
+        class Hooked:
+            size: int
+
+            def __attrs_post_init__(self) -> None:
+                pass
+
+    with pytest.raises(TypeError, match="__weakref__"):
+
+        @fast_frozen()
+        @attrs.frozen
+        class Weak:
+            size: int
+
+
+def test_a_fast_class_is_built_from_its_fields_and_is_final() -> None:
+    """A fast class takes its fields by position and keyword, with defaults, checks public calls, and refuses subclasses."""
+    checked: list[object] = []
+
+    @fast_frozen(check=checked.append)
+    @attrs.frozen(weakref_slot=False)
+    class Pair:
+        first: int
+        second: int = 2
+
+    built = [Pair(1, 2), Pair(first=1), Pair(1, second=3)]
+    assert [Pair(1, 2), Pair(1, 2), Pair(1, 3)] == built
+    assert len(built) + 3 == len(checked), "each public call is checked once"
+    assert Pair(5, 6) == Pair.__new__(Pair, 5, 6)  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="final"):
+
+        class Child(Pair):
+            pass
+
+    with pytest.raises(TypeError, match="final"):
+
+        class Substate(State):  # type: ignore[misc]
+            pass
+
+
+def test_sealed_rebuilds_through_a_given_factory() -> None:
+    """sealed(factory) pickles through the factory, so a value can come back as a shared instance."""
+    shared: dict[int, object] = {}
+
+    def one_of(size: int) -> Sized:
+        return shared.setdefault(size, Sized(size))  # type: ignore[return-value]
+
+    @sealed(one_of)
+    @attrs.frozen
+    class Sized:
+        size: int
+
+    first = one_of(4)
+    assert first is copy.copy(Sized(4))
+    assert first is copy.deepcopy(first)
