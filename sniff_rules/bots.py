@@ -7,27 +7,32 @@ not for fair play against people.
 
 from __future__ import annotations
 
+from sniff_rules.errors import IllegalMoveError
 from sniff_rules.moves import Move, Place, apply, legal_moves
-from sniff_rules.randomness import RandomSource
+from sniff_rules.randomness import RandomSource, draw_below
 from sniff_rules.scoring import play_points
 from sniff_rules.state import Phase, State, next_round
 
 
-def random_move(state: State, source: RandomSource) -> tuple[Move, RandomSource]:
-    """A uniformly random legal move and the advanced source."""
+def _moves_of(state: State) -> tuple[Move, ...]:
     moves = legal_moves(state)
     if not moves:
-        raise ValueError(f"no legal move: the state is {state.phase.value}")
-    choice, source = source.below(len(moves))
+        rule = "MATCH-2" if state.phase is Phase.MATCH_OVER else "END-1"
+        raise IllegalMoveError(rule, f"no move is legal: the match is {state.phase.value}")
+    return moves
+
+
+def random_move(state: State, source: RandomSource) -> tuple[Move, RandomSource]:
+    """A uniformly random legal move and the advanced source."""
+    moves = _moves_of(state)
+    choice, source = draw_below(source, len(moves))
     return moves[choice], source
 
 
 def greedy_move(state: State) -> Move:
     """The legal move scoring the most points now; ties go to the heaviest tile,
     then to the first listed (shedding pips lowers the settlement)."""
-    moves = legal_moves(state)
-    if not moves:
-        raise ValueError(f"no legal move: the state is {state.phase.value}")
+    moves = _moves_of(state)
     best = moves[0]
     best_key = (-1, -1)
     for move in moves:
