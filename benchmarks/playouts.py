@@ -210,7 +210,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Print the playout figures; with --compare the peers' too."""
     parser = argparse.ArgumentParser(prog="python3 -m benchmarks.playouts", description=__doc__.split("\n\n")[0])
     parser.add_argument(
-        "--matches", type=int, help="matches per player count (default 200), or per run with --against (default 1000)"
+        "--matches", type=int, help="matches per player count (default 200), or per run with --against (default 600)"
     )
     parser.add_argument("--compare", action="store_true", help="also run the installed peers, alternating")
     parser.add_argument("--seconds", type=float, default=6.0, help="play time per engine with --compare")
@@ -223,10 +223,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="REV",
         help="compare 4-player placements/s with a git revision's sniff_rules, and nothing else",
     )
-    parser.add_argument("--rounds", type=int, default=6, help="runs of each side with --against (default 6)")
+    parser.add_argument("--rounds", type=int, default=10, help="runs of each side with --against (default 10)")
     args = parser.parse_args(argv)
     if args.against:
-        matches = 1000 if args.matches is None else args.matches
+        matches = 600 if args.matches is None else args.matches
         try:
             revisions.report(revisions.compare(args.against, args.rounds, matches, sys.stdout), sys.stdout)
         except revisions.RevisionError as error:

@@ -116,23 +116,26 @@ def test_the_profile_times_the_playouts_it_names() -> None:
 
 def test_against_a_revision_alternates_the_two_checkouts() -> None:
     """--against: the sides take turns, the first swapping each round; each run imports its own
-    side's sniff_rules and plays the matches asked for; the ratio is of the two medians."""
+    side's copy of sniff_rules and plays the matches asked for; the ratio is the rounds' median."""
     out = io.StringIO()
-    comparison = revisions.compare("HEAD", rounds=2, matches=2, out=out, warm_up=1)
+    comparison = revisions.compare("HEAD", rounds=3, matches=2, out=out, warm_up=1)
     checkout, revision = revisions.CHECKOUT, revisions.REVISION
-    assert [checkout, revision, revision, checkout] == [run.side for run in comparison.runs]
-    libraries = {run.side: Path(run.library).parent for run in comparison.runs}
-    assert revisions.ROOT / "sniff_rules" == libraries[checkout]
-    assert "sniff_rules" == libraries[revision].name
-    assert not libraries[revision].is_relative_to(revisions.ROOT)
+    assert [checkout, revision, checkout] == [round_.first for round_ in comparison.rounds]
+    trees = {(Path(r.checkout.library).parents[1], Path(r.revision.library).parents[1]) for r in comparison.rounds}
+    assert 1 == len(trees)
+    ((checkout_tree, revision_tree),) = trees
+    assert (checkout, revision) == (checkout_tree.name, revision_tree.name)
+    assert not checkout_tree.is_relative_to(revisions.ROOT)
     expected = play_matches(4, range(2)).placements
-    assert [expected, expected] == [run.placements for run in comparison.runs if run.side == checkout]
-    rates = {side: [r.placements_per_second for r in comparison.runs if r.side == side] for side in libraries}
-    assert statistics.median(rates[checkout]) / statistics.median(rates[revision]) == pytest.approx(comparison.ratio)
+    assert [expected] * 3 == [round_.checkout.placements for round_ in comparison.rounds]
+    ratios = [
+        round_.checkout.placements_per_second / round_.revision.placements_per_second for round_ in comparison.rounds
+    ]
+    assert statistics.median(ratios) == pytest.approx(comparison.ratio)
     revisions.report(comparison, out)
     lines = out.getvalue().splitlines()
-    assert 4 == sum(line.startswith("round ") for line in lines)
-    assert f"this checkout / {comparison.revision}: {comparison.ratio:.3f}x" in lines[-1]
+    assert 3 == sum(line.startswith("round ") for line in lines)
+    assert f"this checkout / {comparison.revision}, the median of the rounds' ratios: {comparison.ratio:.3f}x" in lines
 
 
 def test_against_an_unknown_revision_exits_with_git_s_message(capsys: pytest.CaptureFixture[str]) -> None:
