@@ -25,9 +25,10 @@ timings replay positions of the same matches. What is reported:
   most own time over 4-player matches. cProfile adds a fixed cost to every
   call, so it overstates small functions; it shows where the time goes,
   and ``benchmarks.instructions`` measures whether a change pays;
-- with ``--against REV``, instead of the figures: 4-player placements/s of
-  this checkout and of the revision's ``sniff_rules``, alternating
-  processes (``benchmarks.revisions``), each side's median and the ratio.
+- with ``--against REV``, instead of the figures: 4-player placements per
+  CPU second of this checkout's and of the revision's ``sniff_rules``, in
+  alternating processes (``benchmarks.revisions``), each side's median and
+  the ratio.
 """
 
 from __future__ import annotations

@@ -17,14 +17,15 @@ in memory, the same way in every run of that side.
 
 Every measurement is a fresh process that imports one side's package, warms
 it up, and times the same 4-player matches in CPU time, which other work on
-a shared machine inflates far less than wall-clock time. The two sides take turns, the
-first of each round swapping (checkout, revision; revision, checkout; ...),
-so that a machine growing busier or quieter slows both alike; both runs of
-a round hash with the same ``PYTHONHASHSEED``, a different one each round,
-so that no side keeps one lucky or unlucky dict layout. Each side's median
-rate is reported, and the ratio, this checkout's rate over the revision's:
-the median of the rounds' ratios, since the two runs of a round compare
-like with like; above 1 when this checkout is faster.
+a shared machine inflates far less than wall-clock time. The two sides take
+turns, the first of each round swapping (checkout, revision; revision,
+checkout; ...), so that a machine growing busier or quieter slows both
+alike; both runs of a round hash with the same ``PYTHONHASHSEED``, a
+different one each round, so that no side keeps one lucky or unlucky dict
+layout. Each side's median rate is reported, and the ratio, this checkout's
+rate over the revision's: the median of the rounds' ratios, since the two
+runs of a round compare like with like; above 1 when this checkout is
+faster.
 """
 
 from __future__ import annotations
