@@ -7,11 +7,12 @@ Run from the repository root (valgrind must be installed; peers as for
     python3 -m benchmarks.instructions                       # sniff_rules
     python3 -m benchmarks.instructions --only sniff_rules dominoes
 
-Each engine runs the same random-playout loop as ``benchmarks.peers`` twice
-under ``valgrind --tool=callgrind``: once with no measured games and once
-with ``--games``, both after the same warm-up; the difference, divided by
-the placements played, is the cost of a placement with its share of draws,
-passes and deals. ``PYTHONHASHSEED`` is fixed so that two runs of the same
+Each engine runs its random-playout adapter from ``benchmarks.peers`` (for
+sniff_rules, :func:`benchmarks.loop.play_matches`, the loop of every
+sniff_rules figure) twice under ``valgrind --tool=callgrind``: once with no
+measured games and once with ``--games``, both after the same warm-up; the
+difference, divided by the placements played, is the cost of a placement
+with its share of draws, passes and deals. ``PYTHONHASHSEED`` is fixed so that two runs of the same
 code count the same. Wall-clock rates stay with ``benchmarks.playouts``;
 these counts are for comparing two versions of the code, and engines with
 each other, without the noise of other work on the machine.
@@ -90,7 +91,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         _child(args.child[0], int(args.child[1]))
         return 0
     if shutil.which("valgrind") is None:
-        print("valgrind is not installed: this benchmark counts instructions with valgrind --tool=callgrind", file=sys.stderr)
+        print(
+            "valgrind is not installed: this benchmark counts instructions with valgrind --tool=callgrind",
+            file=sys.stderr,
+        )
         return 2
     print(f"{'engine':34} {'placements':>10} {'instructions/placement':>23} {'cost vs sniff':>13}")
     base = None

@@ -6,13 +6,14 @@ all-fives-domino, dominoes, open-spiel)::
     python -m benchmarks.peers [--seconds 3] [--seed 1] [--only NAME ...]
 
 Every adapter plays complete games choosing a uniformly random legal action
-with a local ``random.Random(seed)``, and counts placements (a tile put on
-the table) apart from other moves (draws and passes). The pick is
-``options[int(rng.random() * len(options))]``, the same in every adapter:
-``randrange`` is pure Python in CPython 3.11 and cost about 0.5 µs a pick,
-a cost of the benchmark, not of any engine, that pulled every ratio towards
-1. What one "game" is differs between engines, so compare placements per
-second, not games:
+with a local ``random.Random``, and counts placements (a tile put on the
+table) apart from other moves (draws and passes); sniff_rules' adapter is
+:func:`benchmarks.loop.play_matches`, the loop of every sniff_rules figure.
+The pick is ``options[int(rng.random() * len(options))]``, the same in every
+adapter, rather than ``randrange``, whose cost in pure Python is the
+benchmark's, not any engine's, and pulled every ratio towards 1
+(``benchmarks/README.md`` has the figure). What one "game" is differs
+between engines, so compare placements per second, not games:
 
 - ``sniff_rules``: a match, 4 players in partnerships, 5 tiles each, to 200;
   a draw game.
@@ -45,7 +46,7 @@ from typing import Any, Final, TextIO
 import attrs
 
 import sniff_rules
-from sniff_rules import Phase, Place, Rules, apply, legal_moves, new_match, next_round
+from benchmarks.loop import play_matches
 
 
 @attrs.frozen
@@ -158,41 +159,23 @@ def _dealing_from(module: ModuleType, rng: random.Random) -> Iterator[None]:
     ``random.shuffle``, which a ``random.Random`` instance has.
     """
     saved = module.random
-    setattr(module, "random", rng)
+    vars(module)["random"] = rng
     try:
         yield
     finally:
-        setattr(module, "random", saved)
+        vars(module)["random"] = saved
 
 
 def run_sniff_rules(games: int, seed: int, players: int = 4) -> PeerResult:
     """``games`` random matches of sniff_rules, for comparison with the peers.
 
-    ``bots.play_out`` does not count placements and draws from the injected
-    source, so this mirrors it with the same ``random.Random`` choice the
-    peers get. Every deal takes its own seed from ``rng``.
+    Played by :func:`benchmarks.loop.play_matches`, the loop of every other
+    sniff_rules figure; ``rng`` draws each match's seed, which deals it and
+    seeds its move picks. Draws and passes are counted as other moves.
     """
-    rules = Rules.standard(players)
     rng = random.Random(seed)
-    uniform = rng.random
-    placements = other = 0
-    match_over, round_over = Phase.MATCH_OVER, Phase.ROUND_OVER  # locals: enum attributes are slow to read
-    start = time.perf_counter()
-    for _ in range(games):
-        state = new_match(rules, seed=rng.getrandbits(64))
-        while state.phase is not match_over:
-            if state.phase is round_over:
-                state = next_round(state)
-                continue
-            moves = legal_moves(state)
-            move = moves[int(uniform() * len(moves))]
-            if type(move) is Place:
-                placements += 1
-            else:
-                other += 1
-            state = apply(state, move)
-    seconds = time.perf_counter() - start
-    return PeerResult(SNIFF_RULES, games, placements, other, seconds)
+    result = play_matches(players, [rng.getrandbits(64) for _ in range(games)])
+    return PeerResult(SNIFF_RULES, games, result.placements, result.draws + result.passes, result.seconds)
 
 
 def run_all_fives_domino(games: int, seed: int) -> PeerResult:
@@ -363,8 +346,11 @@ def run_for(runner: Runner, seconds: float, seed: int) -> PeerResult:
 
 def _report(results: Sequence[tuple[PeerResult, str]], out: TextIO) -> None:
     base = next((r.placements_per_second for r, _ in results if r.name == SNIFF_RULES), 0.0)
-    header = f"{'engine':34} {'version':>8} {'games':>6} {'placements':>10} {'other':>8} {'s':>6} {'placements/s':>12} {'vs sniff':>8}"
-    print(header, file=out)
+    print(
+        f"{'engine':34} {'version':>8} {'games':>6} {'placements':>10} {'other':>8} {'s':>6}"
+        f" {'placements/s':>12} {'vs sniff':>8}",
+        file=out,
+    )
     for result, version in results:
         ratio = f"{result.placements_per_second / base:8.2f}" if base else f"{'-':>8}"
         print(

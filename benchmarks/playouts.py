@@ -1,27 +1,34 @@
 """Random-playout throughput of sniff_rules, and against the peers with --compare.
 
-Run from the repository root::
+Run from the repository root (``benchmarks/README.md`` has the figures)::
 
     python3 -m benchmarks.playouts                 # sniff_rules alone
     python3 -m benchmarks.playouts --compare       # and every installed peer, same run
     python3 -m benchmarks.playouts --workers 2     # the process-pool speed-up
     python3 -m benchmarks.playouts --profile 15    # where the time goes (cProfile)
+    python3 -m benchmarks.playouts --against REV   # this checkout against a git revision
 
 Peers come with ``pip install -e '.[bench]'``. Every figure is a rate
 measured in this run; ratios compare engines measured in the same run,
-alternating, so a busy machine slows them alike. What is reported:
+alternating, so a busy machine slows them alike. Every sniff_rules rate is
+of matches played by :func:`benchmarks.loop.play_matches`; the per-call
+timings replay positions of the same matches. What is reported:
 
 - complete random matches for 2, 3 and 4 players: matches/s, placements/s,
   draws and passes apart;
 - ``legal_moves`` and ``apply`` alone, in microseconds a call, over states
-  recorded from those matches;
+  recorded from the first of those matches;
 - the bytes a state adds to the one before it (the rest is shared);
 - with ``--workers N``: the same seeds played over N processes, checked to
   give results identical to one process, and the speed-up;
 - with ``--profile N``, instead of the figures: cProfile's N functions of
   most own time over 4-player matches. cProfile adds a fixed cost to every
   call, so it overstates small functions; it shows where the time goes,
-  and ``benchmarks.instructions`` measures whether a change pays.
+  and ``benchmarks.instructions`` measures whether a change pays;
+- with ``--against REV``, instead of the figures: 4-player placements per
+  CPU second of this checkout's and of the revision's ``sniff_rules``, in
+  alternating processes (``benchmarks.revisions``), each side's median and
+  the ratio.
 """
 
 from __future__ import annotations
@@ -34,80 +41,34 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Final
 
 import attrs
 
-from benchmarks import peers
-from sniff_rules import Draw, Move, Phase, Place, Rules, State, apply, layout, legal_moves, new_match, next_round, tiles
+from benchmarks import peers, revisions
+from benchmarks.loop import Playouts, play_matches
+from sniff_rules import Move, Phase, Rules, State, apply, layout, legal_moves, new_match, next_round, tiles
 from sniff_rules.layout import Port
-from sniff_rules.randomness import RandomSource, SplitMix64
-
-
-@attrs.frozen
-class Playouts:
-    """What a batch of random matches played, and the CPU time it took."""
-
-    players: int
-    matches: int
-    placements: int
-    draws: int
-    passes: int
-    seconds: float
-    outcome: tuple[tuple[int, ...], ...]
-    """Final scores per match: equal outcomes show two runs played alike."""
-
-
-def play_matches(players: int, seeds: Sequence[int]) -> Playouts:
-    """One random match per seed; the seed deals and picks every move.
-
-    Moves are picked by a local ``random.Random`` seeded per match, as the
-    peers' adapters pick theirs (``int(random() * len(moves))``), so the
-    policy costs every engine alike.
-    """
-    rules = Rules.standard(players)
-    placements = draws = passes = 0
-    outcome = []
-    match_over, round_over = Phase.MATCH_OVER, Phase.ROUND_OVER  # locals: enum attributes are slow to read
-    start = time.perf_counter()
-    for seed in seeds:
-        state = new_match(rules, seed=seed)
-        uniform = random.Random(seed).random
-        while state.phase is not match_over:
-            if state.phase is round_over:
-                state = next_round(state)
-                continue
-            moves = legal_moves(state)
-            move = moves[int(uniform() * len(moves))]
-            kind = type(move)
-            if kind is Place:
-                placements += 1
-            elif kind is Draw:
-                draws += 1
-            else:
-                passes += 1
-            state = apply(state, move)
-        outcome.append(state.scores)
-    return Playouts(players, len(seeds), placements, draws, passes, time.perf_counter() - start, tuple(outcome))
 
 
 def recorded(players: int, matches: int) -> list[tuple[State, Move]]:
-    """(state, move) pairs from random matches, to time the calls alone."""
+    """(state, move) pairs of the matches ``play_matches(players, range(matches))``
+    plays, picked the same way, to time ``legal_moves`` and ``apply`` alone."""
     rules = Rules.standard(players)
     pairs: list[tuple[State, Move]] = []
     for seed in range(matches):
         state = new_match(rules, seed=seed)
-        chooser: RandomSource = SplitMix64.from_seed(seed)
+        uniform = random.Random(seed).random
         while state.phase is not Phase.MATCH_OVER:
             if state.phase is Phase.ROUND_OVER:
                 state = next_round(state)
                 continue
             moves = legal_moves(state)
-            pick, chooser = chooser.below(len(moves))
-            pairs.append((state, moves[pick]))
-            state = apply(state, moves[pick])
+            move = moves[int(uniform() * len(moves))]
+            pairs.append((state, move))
+            state = apply(state, move)
     return pairs
 
 
@@ -216,8 +177,8 @@ def scaling(players: int, matches: int, workers: int) -> tuple[float, float, boo
         parts = list(pool.map(_play_chunk, [(players, chunk) for chunk in _chunks(seeds, workers)]))
         many = time.perf_counter() - start
     by_seed: dict[int, tuple[int, ...]] = {}
-    for chunk, part in zip(_chunks(seeds, workers), parts):
-        by_seed.update(zip(chunk, part.outcome))
+    for chunk, part in zip(_chunks(seeds, workers), parts, strict=True):
+        by_seed.update(zip(chunk, part.outcome, strict=True))
     agree = tuple(by_seed[s] for s in seeds) == single.outcome
     return one, many, agree
 
@@ -225,7 +186,7 @@ def scaling(players: int, matches: int, workers: int) -> tuple[float, float, boo
 ROUNDS: Final = 3
 
 
-def compare(seconds: float, out: Iterable[str] | None = None) -> list[tuple[peers.PeerResult, str]]:
+def compare(seconds: float) -> list[tuple[peers.PeerResult, str]]:
     """Every available engine, run ``ROUNDS`` times in turn; the median rate of each."""
     names = (peers.SNIFF_RULES, *peers.available_peers())
     runs: dict[str, list[peers.PeerResult]] = {name: [] for name in names}
@@ -249,21 +210,38 @@ def profile(players: int, matches: int) -> pstats.Stats:
 def main(argv: Sequence[str] | None = None) -> int:
     """Print the playout figures; with --compare the peers' too."""
     parser = argparse.ArgumentParser(prog="python3 -m benchmarks.playouts", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--matches", type=int, default=200, help="matches per player count (default 200)")
+    parser.add_argument(
+        "--matches", type=int, help="matches per player count (default 200), or per run with --against (default 600)"
+    )
     parser.add_argument("--compare", action="store_true", help="also run the installed peers, alternating")
     parser.add_argument("--seconds", type=float, default=6.0, help="play time per engine with --compare")
     parser.add_argument("--workers", type=int, default=0, help="also measure N worker processes")
     parser.add_argument(
         "--profile", type=int, default=0, metavar="N", help="print cProfile's N costliest functions, and nothing else"
     )
+    parser.add_argument(
+        "--against",
+        metavar="REV",
+        help="compare 4-player placements/s with a git revision's sniff_rules, and nothing else",
+    )
+    parser.add_argument("--rounds", type=int, default=10, help="runs of each side with --against (default 10)")
     args = parser.parse_args(argv)
+    if args.against:
+        matches = 600 if args.matches is None else args.matches
+        try:
+            revisions.report(revisions.compare(args.against, args.rounds, matches, sys.stdout), sys.stdout)
+        except revisions.RevisionError as error:
+            print(error, file=sys.stderr)
+            return 2
+        return 0
+    matches = 200 if args.matches is None else args.matches
     play_matches(4, range(10_000, 10_020))  # fill the move tables before timing
     if args.profile:
-        profile(4, args.matches).print_stats(args.profile)
+        profile(4, matches).print_stats(args.profile)
         return 0
     print(f"{'players':>7} {'matches/s':>10} {'placements/s':>13} {'draws/s':>9} {'passes/s':>9}")
     for players in (2, 3, 4):
-        result = play_matches(players, range(args.matches))
+        result = play_matches(players, range(matches))
         rate = 1 / result.seconds
         print(
             f"{players:7d} {result.matches * rate:10.1f} {result.placements * rate:13.0f}"
@@ -273,9 +251,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     legal_us, apply_us = microseconds_per_call(pairs)
     print(f"4 players, {len(pairs)} recorded moves: legal_moves {legal_us:.2f} us, apply {apply_us:.2f} us a call")
     mean_added, most_added, whole = memory_report(pairs)
-    print(f"memory: a move adds {mean_added:.0f} bytes on average (at most {most_added}); a whole state is {whole} bytes")
+    print(
+        f"memory: a move adds {mean_added:.0f} bytes on average (at most {most_added}); a whole state is {whole} bytes"
+    )
     if args.workers:
-        one, many, agree = scaling(4, args.matches, args.workers)
+        one, many, agree = scaling(4, matches, args.workers)
         print(
             f"{args.workers} workers: {one:.2f} s -> {many:.2f} s, speed-up {one / many:.2f}x,"
             f" results {'identical' if agree else 'DIFFERENT'} to one process"

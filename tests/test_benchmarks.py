@@ -2,22 +2,29 @@
 
 from __future__ import annotations
 
+import io
 import random
+import statistics
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable
+from pathlib import Path
 
-from benchmarks import peers
-from benchmarks.playouts import _interned, bytes_added, play_matches, profile, recorded, scaling
+import pytest
+
+from benchmarks import instructions, peers, playouts, revisions
+from benchmarks.loop import play_matches
+from benchmarks.playouts import _interned, bytes_added, profile, recorded, scaling
 from sniff_rules import Draw, Layout, Pass, Phase, Place, Port, Rules, Tile, apply, legal_moves, new_match, next_round
 from support import pt
 
 
-def _moves_played(players: int, games: Iterable[tuple[int, Callable[[], float]]]) -> tuple[int, int, int]:
-    """Placements, draws and passes of matches replayed move by move here: one per
-    (deal seed, uniform picker) pair, picking as the benchmarks do."""
+def _moves_played(players: int, seeds: Iterable[int]) -> tuple[int, int, int]:
+    """Placements, draws and passes of matches replayed move by move here, one per seed,
+    each seed dealing its match and seeding its picks, as the benchmarks' loop does."""
     counts = {Place: 0, Draw: 0, Pass: 0}
-    for seed, uniform in games:
+    for seed in seeds:
         state = new_match(Rules.standard(players), seed=seed)
+        uniform = random.Random(seed).random
         while state.phase is not Phase.MATCH_OVER:
             if state.phase is Phase.ROUND_OVER:
                 state = next_round(state)
@@ -29,18 +36,17 @@ def _moves_played(players: int, games: Iterable[tuple[int, Callable[[], float]]]
     return counts[Place], counts[Draw], counts[Pass]
 
 
-def _peer_games(seed: int, games: int) -> Iterator[tuple[int, Callable[[], float]]]:
-    """The games of ``peers.run_sniff_rules``: one generator deals every match and picks every move."""
+def _peer_seeds(seed: int, games: int) -> list[int]:
+    """The matches of ``peers.run_sniff_rules``: one generator draws every match's seed."""
     rng = random.Random(seed)
-    for _ in range(games):
-        yield rng.getrandbits(64), rng.random
+    return [rng.getrandbits(64) for _ in range(games)]
 
 
 def test_playouts_count_each_kind_of_move_and_replay_by_seed() -> None:
     """The figures divide these counts: a miscount would be a wrong rate."""
     first = play_matches(3, range(4))
     again = play_matches(3, range(4))
-    replayed = _moves_played(3, ((seed, random.Random(seed).random) for seed in range(4)))
+    replayed = _moves_played(3, range(4))
     assert (first.placements, first.draws, first.passes) == replayed
     assert (first.outcome, first.placements) == (again.outcome, again.placements)
     assert 4 == first.matches == len(first.outcome)
@@ -49,9 +55,16 @@ def test_playouts_count_each_kind_of_move_and_replay_by_seed() -> None:
 def test_the_peer_runner_for_sniff_rules_counts_placements_apart() -> None:
     """--compare divides by placements only; draws and passes go to the other column."""
     result = peers.run_sniff_rules(3, seed=5)
-    placements, draws, passes = _moves_played(4, _peer_games(5, 3))
+    placements, draws, passes = _moves_played(4, _peer_seeds(5, 3))
     assert (placements, draws + passes) == (result.placements, result.other_moves)
     assert (peers.SNIFF_RULES, 3) == (result.name, result.games)
+
+
+def test_the_instruction_count_divides_the_placements_of_the_peer_runner(capsys: pytest.CaptureFixture[str]) -> None:
+    """benchmarks.instructions: its measured process plays and prints the placements of the one loop."""
+    instructions._child(peers.SNIFF_RULES, 2)
+    printed = int(capsys.readouterr().out.split()[-1])
+    assert _moves_played(4, _peer_seeds(instructions.SEED, 2))[0] == printed
 
 
 def test_memory_counts_new_objects_only() -> None:
@@ -83,10 +96,14 @@ def test_workers_replay_the_same_matches() -> None:
     assert agree
 
 
-def test_recorded_pairs_are_legal_moves_of_their_states() -> None:
-    """The per-call timings replay real positions: each recorded move is legal where it was recorded."""
+def test_recorded_pairs_are_the_moves_of_the_playouts() -> None:
+    """The per-call timings replay the loop's own positions: every move of the same matches,
+    each legal where it was recorded."""
     pairs = recorded(2, 2)
-    assert pairs and all(move in legal_moves(state) for state, move in pairs)
+    played = play_matches(2, range(2))
+    assert played.placements + played.draws + played.passes == len(pairs)
+    assert sum(type(move) is Place for _, move in pairs) == played.placements
+    assert all(move in legal_moves(state) for state, move in pairs)
 
 
 def test_the_profile_times_the_playouts_it_names() -> None:
@@ -95,3 +112,33 @@ def test_the_profile_times_the_playouts_it_names() -> None:
     functions = profile(4, 2).get_stats_profile().func_profiles
     moves = matches.placements + matches.draws + matches.passes
     assert (str(moves), str(moves)) == (functions["legal_moves"].ncalls, functions["apply"].ncalls)
+
+
+def test_against_a_revision_alternates_the_two_checkouts() -> None:
+    """--against: the sides take turns, the first swapping each round; each run imports its own
+    side's copy of sniff_rules and plays the matches asked for; the ratio is the rounds' median."""
+    out = io.StringIO()
+    comparison = revisions.compare("HEAD", rounds=3, matches=2, out=out, warm_up=1)
+    checkout, revision = revisions.CHECKOUT, revisions.REVISION
+    assert [checkout, revision, checkout] == [round_.first for round_ in comparison.rounds]
+    trees = {(Path(r.checkout.library).parents[1], Path(r.revision.library).parents[1]) for r in comparison.rounds}
+    assert 1 == len(trees)
+    ((checkout_tree, revision_tree),) = trees
+    assert (checkout, revision) == (checkout_tree.name, revision_tree.name)
+    assert not checkout_tree.is_relative_to(revisions.ROOT)
+    expected = play_matches(4, range(2)).placements
+    assert [expected] * 3 == [round_.checkout.placements for round_ in comparison.rounds]
+    ratios = [
+        round_.checkout.placements_per_second / round_.revision.placements_per_second for round_ in comparison.rounds
+    ]
+    assert statistics.median(ratios) == pytest.approx(comparison.ratio)
+    revisions.report(comparison, out)
+    lines = out.getvalue().splitlines()
+    assert 3 == sum(line.startswith("round ") for line in lines)
+    assert f"this checkout / {comparison.revision}, the median of the rounds' ratios: {comparison.ratio:.3f}x" in lines
+
+
+def test_against_an_unknown_revision_exits_with_git_s_message(capsys: pytest.CaptureFixture[str]) -> None:
+    """--against: a revision git cannot resolve stops the run with exit status 2 and git's reason."""
+    assert 2 == playouts.main(["--against", "no-such-revision-anywhere"])
+    assert "no-such-revision-anywhere" in capsys.readouterr().err
