@@ -33,18 +33,22 @@ CODE = ROOT / "sniff_rules"
 VECTORS = ROOT / "specs" / "vectors"
 
 _DEFINED = re.compile(r"^\*\*([A-Z]+-\d+)\*\*", re.MULTILINE)
-_SECTION = re.compile(r"^## (\d+)\. (.+)$", re.MULTILINE)
+_HEADING = re.compile(r"^## (?:(\d+)\. )?.+$", re.MULTILINE)
+
+
+def _definitions(text: str) -> list[re.Match[str]]:
+    """Each ``**ID**`` that starts a paragraph of ``text``."""
+    # A paragraph starts after a blank line (or at the top); ids elsewhere are mentions.
+    return [
+        found
+        for found in _DEFINED.finditer(text)
+        if found.start() == 0 or text[found.start() - 2 : found.start()] == "\n\n"
+    ]
 
 
 def defined_ids() -> list[str]:
     """The rule ids of specs/rules.md, in order of appearance."""
-    text = RULES.read_text(encoding="utf-8")
-    # A paragraph starts after a blank line (or at the top); ids elsewhere are mentions.
-    return [
-        found.group(1)
-        for found in _DEFINED.finditer(text)
-        if found.start() == 0 or text[found.start() - 2 : found.start()] == "\n\n"
-    ]
+    return [found.group(1) for found in _definitions(RULES.read_text(encoding="utf-8"))]
 
 
 @cache
@@ -65,14 +69,17 @@ def cited_ids(text: str) -> set[str]:
     return found
 
 
-def rules_by_section() -> dict[int, list[str]]:
-    """The rule ids of each numbered section of specs/rules.md, by section number."""
-    text = RULES.read_text(encoding="utf-8")
-    starts = [(found.start(), int(found.group(1))) for found in _SECTION.finditer(text)]
-    sections: dict[int, list[str]] = {number: [] for _, number in starts}
-    for found in _DEFINED.finditer(text):
-        before = [number for start, number in starts if start < found.start()]
-        if before and found.group(1) in defined_ids():
+def rules_by_section(text: str | None = None) -> dict[int, list[str]]:
+    """The rule ids of each numbered section ``## N. Title`` of specs/rules.md (or ``text``), by number.
+
+    Any other ``##`` heading ends a section: the ids under it belong to no numbered section.
+    """
+    text = RULES.read_text(encoding="utf-8") if text is None else text
+    headings = [(found.start(), int(found.group(1)) if found.group(1) else 0) for found in _HEADING.finditer(text)]
+    sections: dict[int, list[str]] = {number: [] for _, number in headings if number}
+    for found in _definitions(text):
+        before = [number for start, number in headings if start < found.start()]
+        if before and before[-1]:
             sections[before[-1]].append(found.group(1))
     return sections
 
@@ -171,7 +178,32 @@ def test_each_section_module_cites_every_rule_of_its_section() -> None:
         cited = set().union(*(cited_ids(path.read_text(encoding="utf-8")) for path in modules.get(number, [])))
         missing += [f"section {number}: {rule}" for rule in rules if rule not in cited]
     assert [] == missing
-    assert sorted(defined_ids()) == sorted(rule for rules in rules_by_section().values() for rule in rules)
+
+
+def test_rules_are_read_by_numbered_section() -> None:
+    """A rule belongs to the numbered section it is written in; a heading without a number ends the section."""
+    text = "\n".join(
+        [
+            "# Title",
+            "",
+            "**PRE-1** before any section.",
+            "",
+            "## 1. First",
+            "",
+            "**ONE-1** a rule. **ONE-9** is a mention.",
+            "",
+            "**ONE-2** another.",
+            "",
+            "## 2. Second",
+            "",
+            "**TWO-1** the second.",
+            "",
+            "## Appendix",
+            "",
+            "**APP-1** in no numbered section.",
+        ]
+    )
+    assert {1: ["ONE-1", "ONE-2"], 2: ["TWO-1"]} == rules_by_section(text)
 
 
 def _mutmut() -> dict[str, Any]:
