@@ -36,7 +36,7 @@ def read_counts(path: Path) -> dict[str, int]:
     data = json.loads(path.read_text(encoding="utf-8"))
     if not isinstance(data, dict):
         raise ValueError(f"{path} does not hold a JSON object")
-    keys = CHECKED + ("total", "check_was_interrupted_by_user")
+    keys = (*CHECKED, "total", "check_was_interrupted_by_user")
     counts = {key: data.get(key, 0) for key in keys}
     for key, value in counts.items():
         if type(value) is not int or value < 0:

@@ -1,10 +1,14 @@
-"""Shared helpers for the rule-by-rule tests.
+"""Shared helpers for the rule-by-rule tests (tests/test_rules_*.py) and the engine's internals.
 
 States built here are positions written down by hand: given hands, layout,
 boneyard, scores and seat to move. Tiles named nowhere are out of play, so
 a scenario only has to list the tiles that matter to it. A
 :class:`ScriptedSource` replays chosen random values, so a test can fix a
-lot or a shuffle and check which values the engine asked for.
+lot or a shuffle and check which values the engine asked for. The
+``ref_*`` functions are an independent reading of SETUP-5 and OPEN-1,
+written from the text of specs/rules.md, against which the engine's
+source, lot and shuffle are checked. A few positions are used by the tests
+of several sections; they are written here once.
 """
 
 from __future__ import annotations
@@ -23,10 +27,12 @@ from sniff_rules import (
     Layout,
     Move,
     Phase,
+    Place,
     Port,
     Rules,
     Seat,
     SniffError,
+    SplitMix64,
     State,
     Tile,
     apply,
@@ -34,6 +40,81 @@ from sniff_rules import (
 from sniff_rules.randomness import RandomSource
 from sniff_rules.state import RoundResult
 
+# --- an independent reading of SETUP-5 and OPEN-1, written from the spec text ---
+
+MASK64: Final = (1 << 64) - 1
+GAMMA: Final = 0x9E3779B97F4A7C15
+MIX1: Final = 0xBF58476D1CE4E5B9
+MIX2: Final = 0x94D049BB133111EB
+
+
+def ref_next64(state: int) -> tuple[int, int]:
+    """SplitMix64 as specs/rules.md states it: the output and the new state."""
+    state = (state + GAMMA) % (1 << 64)
+    z = state
+    z = ((z ^ (z >> 30)) * MIX1) % (1 << 64)
+    z = ((z ^ (z >> 27)) * MIX2) % (1 << 64)
+    return z ^ (z >> 31), state
+
+
+def ref_below(state: int, n: int) -> tuple[int, int]:
+    """Draw outputs until one is at least 2**64 mod n; return it modulo n."""
+    while True:
+        out, state = ref_next64(state)
+        if out >= (1 << 64) % n:
+            return out % n, state
+
+
+def ref_lot(state: int, seats: tuple[int, ...]) -> tuple[int, int]:
+    """Each candidate draws 1 + below(6) in seat order; ties draw again among the tied."""
+    while True:
+        faces = []
+        for seat in seats:
+            value, state = ref_below(state, 6)
+            faces.append((seat, value + 1))
+        best = max(face for _, face in faces)
+        seats = tuple(seat for seat, face in faces if face == best)
+        if len(seats) == 1:
+            return seats[0], state
+
+
+def ref_shuffle(state: int) -> tuple[list[int], int]:
+    """Fisher–Yates over 0..27, i from 27 down to 1, with j drawn in groups.
+
+    Bounds i + 1, i, ... are multiplied while the product stays below 2**64;
+    one below(product) per group gives the j values as mixed-radix digits,
+    lowest first.
+    """
+    order = list(range(28))
+    i = 27
+    while i > 0:
+        group = [i + 1]
+        while group[-1] > 2 and math.prod(group) * (group[-1] - 1) < 2**64:
+            group.append(group[-1] - 1)
+        r, state = ref_below(state, math.prod(group))
+        for bound in group:
+            r, j = divmod(r, bound)
+            order[bound - 1], order[j] = order[j], order[bound - 1]
+        i -= len(group)
+    return order, state
+
+
+def _unshift(value: int, shift: int) -> int:
+    """The ``x`` with ``x ^ (x >> shift) == value``: each pass fixes ``shift`` more high bits."""
+    x = value
+    for _ in range(64 // shift + 1):
+        x = value ^ (x >> shift)
+    return x
+
+
+def state_before_output(output: int) -> int:
+    """The SplitMix64 state whose next output is ``output``: the specs/rules.md mix run backwards."""
+    z = _unshift(output, 31)
+    z = z * pow(MIX2, -1, 1 << 64) & MASK64
+    z = _unshift(z, 27)
+    z = z * pow(MIX1, -1, 1 << 64) & MASK64
+    z = _unshift(z, 30)
+    return (z - GAMMA) & MASK64
 
 
 def shuffle_groups(size: int = 28) -> tuple[tuple[int, ...], ...]:
@@ -70,7 +151,7 @@ def shuffle_script(swaps: Sequence[int]) -> tuple[int, ...]:
         digits = swaps[position : position + len(group)]
         position += len(group)
         packed = 0
-        for bound, j in reversed(list(zip(group, digits))):
+        for bound, j in reversed(list(zip(group, digits, strict=True))):
             assert 0 <= j < bound
             packed = packed * bound + j
         values.append(packed)
@@ -93,7 +174,7 @@ NON_SIX: Final[tuple[Tile, ...]] = tuple(tile for tile in DOUBLE_SIX if 6 not in
 def tiles(text: str) -> tuple[Tile, ...]:
     """Tiles written as ``"[0|1] [2|5]"``; each must already be low half first."""
     found = tuple(Tile.parse(word) for word in text.split())
-    for word, tile in zip(text.split(), found):
+    for word, tile in zip(text.split(), found, strict=True):
         assert str(tile) == word, f"write {word} as {tile}"
     return found
 
@@ -130,7 +211,7 @@ class ScriptedSource:
         value = self.values[0]
         if not 0 <= value < bound:
             pytest.fail(f"scripted value {value} is not below {bound}")
-        return value, ScriptedSource(self.values[1:], self.bounds + (bound,))
+        return value, ScriptedSource(self.values[1:], (*self.bounds, bound))
 
 
 def lot_script(*faces: int) -> tuple[int, ...]:
@@ -206,13 +287,43 @@ def assert_refused_call(
     assert error is type(caught.value), repr(caught.value)
     assert rule == caught.value.rule, str(caught.value)
     assert before == state
-    assert all(a is b for a, b in zip(fields, _fields(state)))
+    assert all(a is b for a, b in zip(fields, _fields(state), strict=True))
     return caught.value
 
 
 def assert_refused(state: State, move: Move, error: type[SniffError], rule: str) -> SniffError:
     """``apply(state, move)`` raises ``error`` citing ``rule``; ``state`` is unchanged."""
     return assert_refused_call(state, lambda s: apply(s, move), error, rule)
+
+
+def refusal(error: type[SniffError], rule: str, make: Callable[[], object]) -> str:
+    """The text of the error ``make()`` raises, which must be exactly ``error`` citing ``rule``.
+
+    The text is the rule id, a colon and the explanation, so a test can pin
+    the whole message.
+    """
+    with pytest.raises(SniffError) as caught:
+        make()
+    assert error is type(caught.value), repr(caught.value)
+    assert rule == caught.value.rule, str(caught.value)
+    return str(caught.value)
+
+
+def position(layout: Layout, hand: Sequence[Tile]) -> State:
+    """Two players, seat 1 to move holding ``hand``; seat 0 and the boneyard hold unused tiles."""
+    used = set(hand) | {placement.tile for placement in layout.placements}
+    spare = [tile for tile in DOUBLE_SIX if tile not in used]
+    return make_state(2, [spare[:2], hand], layout=layout, boneyard=spare[2:4], to_move=1)
+
+
+def open_points(state: State) -> set[tuple[str, int]]:
+    """The open points as (name, value) pairs, for comparing with hand-written sets."""
+    return {(str(point), point.value) for point in state.layout.open_points}
+
+
+def mask(hand: Iterable[Tile]) -> int:
+    """The hand as a bit mask of tile indices, bit ``i`` for tile ``i``, summed here rather than by the engine."""
+    return sum(1 << tile.index for tile in hand)
 
 
 def play(state: State, *moves: Move) -> State:
@@ -233,3 +344,50 @@ def all_tiles_of(state: State) -> list[Tile]:
 def pips(hand: Iterable[Tile]) -> int:
     """The pips on ``hand``, summed by hand here rather than by the engine."""
     return sum(tile.low + tile.high for tile in hand)
+
+
+# --- positions that the tests of several sections start from ---
+
+
+def before_seat_1_plays_out(source: RandomSource | None = None) -> State:
+    """Three players, [2|6] led; seat 1 to move holds only [6|6]; seat 0 holds [0|1] [0|2], seat 2 [3|4] [4|5].
+
+    Scores 50, 40, 30; [1|1] and [5|5] are left in the boneyard; seat 0 opened.
+    """
+    return make_state(
+        3,
+        [tiles("[0|1] [0|2]"), tiles("[6|6]"), tiles("[3|4] [4|5]")],
+        layout=layout_of((Tile(2, 6), None)),
+        boneyard=tiles("[1|1] [5|5]"),
+        scores=(50, 40, 30),
+        to_move=1,
+        opener=0,
+        source=source if source is not None else SplitMix64.from_seed(1),
+    )
+
+
+def seat_1_played_out(source: RandomSource | None = None) -> State:
+    """The round after seat 1 plays out with [6|6] on [2|6] (end count 2 + 12 = 14, no points)."""
+    ended = apply(before_seat_1_plays_out(source), Place(1, Tile(6, 6), pt(Tile(2, 6), Port.HIGH)))
+    assert Phase.ROUND_OVER == ended.phase
+    return ended
+
+
+def about_to_block() -> State:
+    """Two players, [0|5] led, empty boneyard, scores 20 and 30: seat 0 holds [1|2] [5|6], seat 1 [1|3] [2|3].
+
+    Seat 0's only placement, [5|6] on the 5, leaves ends 0 and 6 that nobody holds.
+    """
+    return make_state(
+        2,
+        [tiles("[1|2] [5|6]"), tiles("[1|3] [2|3]")],
+        layout=layout_of((Tile(0, 5), None)),
+        scores=(20, 30),
+    )
+
+
+def blocked() -> State:
+    """The round of :func:`about_to_block` after seat 0 places [5|6]: blocked, with no source."""
+    ended = apply(about_to_block(), Place(0, Tile(5, 6), pt(Tile(0, 5), Port.HIGH)))
+    assert Phase.ROUND_OVER == ended.phase
+    return ended

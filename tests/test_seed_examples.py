@@ -147,9 +147,7 @@ def test_zero_scores_nothing() -> None:
 def test_six_six_at_the_end_scores_fifteen() -> None:
     """COUNT-2, POINTS-1, SNIFF-1: [3|6] then [6|6] counts 3 + 12 = 15 for 15 points, not 3."""
     layout = play([("[3|6]", None), ("[6|6]", "[3|6].high")])
-    assert expect([("[3|6].low", 3), ("[6|6].chain-b", 6)], [("[3|6]", 3), ("[6|6]", 12)], 15, 15) == observed(
-        layout
-    )
+    assert expect([("[3|6].low", 3), ("[6|6].chain-b", 6)], [("[3|6]", 3), ("[6|6]", 12)], 15, 15) == observed(layout)
     assert ["[3|6].high - [6|6].chain-a"] == [str(c) for c in layout.connections]
 
 

@@ -1,4 +1,4 @@
-"""The paper tally (TALLY-1) and what one seat may see (SETUP-6)."""
+"""What one seat may see (sniff_rules.view.observe): its own hand, the sizes of the others (SETUP-6)."""
 
 from __future__ import annotations
 
@@ -7,39 +7,7 @@ import pytest
 from sniff_rules import InvalidStateError, Phase, Rules, apply, legal_moves, new_match
 from sniff_rules.bots import random_move
 from sniff_rules.randomness import RandomSource, SplitMix64
-from sniff_rules.tally import PaperTally, paper_tally
 from sniff_rules.view import observe
-
-
-@pytest.mark.parametrize(
-    ("score", "expected"),
-    [
-        (0, PaperTally(False, 0, 0)),
-        (5, PaperTally(False, 0, 1)),
-        (45, PaperTally(False, 0, 9)),
-        (50, PaperTally(False, 1, 0)),
-        (135, PaperTally(False, 2, 7)),
-        (250, PaperTally(False, 5, 0)),
-        (-65, PaperTally(True, 1, 3)),
-    ],
-)
-def test_paper_tally(score: int, expected: PaperTally) -> None:
-    """TALLY-1: one stroke per 5 points, ten strokes make the 50-point symbol."""
-    assert expected == paper_tally(score)
-    assert score == paper_tally(score).points
-
-
-def test_paper_tally_text() -> None:
-    """TALLY-1: the symbols come first, then the single strokes."""
-    assert "X X |||||||" == str(paper_tally(135))
-    assert "" == str(paper_tally(0))
-
-
-def test_paper_tally_refuses_non_multiples() -> None:
-    """TALLY-1: only multiples of 5 can be drawn."""
-    with pytest.raises(InvalidStateError) as caught:
-        paper_tally(12)
-    assert "TALLY-1" == caught.value.rule
 
 
 def test_observation_hides_other_hands_until_the_round_ends() -> None:

@@ -1,0 +1,212 @@
+"""The engine's values: State, Layout and SplitMix64, built by their own fast ``__new__``, behave
+exactly as frozen attrs values (refuse assignment, compare and hash by fields, copy, pickle and
+evolve); ``State.create`` keeps what it is given; moves and placements read back from their text."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+import pytest
+
+import sniff_rules
+from sniff_rules import (
+    Layout,
+    Phase,
+    Place,
+    Placement,
+    Port,
+    RoundResult,
+    Rules,
+    Settlement,
+    SplitMix64,
+    State,
+    Tile,
+    apply,
+    legal_moves,
+    new_match,
+)
+from support import GAMMA, MASK64, layout_of, pt, state_before_output
+
+FIELD_VALUES: dict[str, Any] = {
+    "to_move": 2,
+    "phase": Phase.ROUND_OVER,
+    "drawn": 5,
+    "winner": 1,
+}
+
+
+def _played(moves: int = 9) -> State:
+    state = new_match(Rules.standard(4), seed=11)
+    for _ in range(moves):
+        state = apply(state, legal_moves(state)[-1])
+    return state
+
+
+def _values(value: Any) -> tuple[object, ...]:
+    return tuple(getattr(value, field.name) for field in attrs.fields(type(value)))
+
+
+# --- frozen values built by a fast __new__ ---
+
+
+@pytest.mark.parametrize("make", [_played, lambda: _played().layout], ids=["State", "Layout"])
+def test_every_field_refuses_assignment_and_deletion(make: Callable[[], Any]) -> None:
+    """Frozen values: no field of a State or a Layout can be assigned or deleted; a refused attempt changes nothing."""
+    value = make()
+    before = _values(value)
+    for field in attrs.fields(type(value)):
+        with pytest.raises(attrs.exceptions.FrozenInstanceError):
+            setattr(value, field.name, None)
+        with pytest.raises(attrs.exceptions.FrozenInstanceError):
+            delattr(value, field.name)
+    assert _values(value) == before
+
+
+def test_a_built_state_is_exactly_a_state_with_the_fields_given() -> None:
+    """Frozen values: State(...) from a played state's fields is an equal State, same hash, no __dict__."""
+    state = _played()
+    again = State(*_values(state))  # type: ignore[arg-type]
+    assert type(again) is State
+    assert state == again
+    assert hash(state) == hash(again)
+    assert _values(again) == _values(state)
+    assert not hasattr(again, "__dict__")
+
+
+def test_defaults_and_keywords_reach_the_right_fields() -> None:
+    """Frozen values: State by keywords takes drawn -1 and no winner by default; Layout() is the empty layout."""
+    state = _played()
+    built = State(
+        context=state.context,
+        phase=state.phase,
+        to_move=state.to_move,
+        hand_masks=state.hand_masks,
+        boneyard_ids=state.boneyard_ids,
+        layout=state.layout,
+        scores=state.scores,
+    )
+    assert (-1, None) == (built.drawn, built.winner)
+    assert (built.to_move, built.scores, built.layout) == (state.to_move, state.scores, state.layout)
+    empty = Layout()
+    assert ((), (), 0, -1, 0) == _values(empty)
+    assert Layout.EMPTY == empty
+
+
+@pytest.mark.parametrize("field", sorted(FIELD_VALUES))
+def test_states_differing_in_one_field_are_unequal(field: str) -> None:
+    """Frozen values: attrs.evolve of one State field gives an unequal State sharing every other field."""
+    state = _played()
+    changed = attrs.evolve(state, **{field: FIELD_VALUES[field]})
+    assert State is type(changed)
+    assert state != changed
+    assert getattr(changed, field) == FIELD_VALUES[field]
+    others = [f.name for f in attrs.fields(State) if f.name != field]
+    assert all(getattr(changed, name) is getattr(state, name) for name in others)
+
+
+def test_layout_fields_each_take_part_in_equality() -> None:
+    """Frozen values: changing any one field of a Layout makes it unequal."""
+    layout = _played().layout
+    other: dict[str, Any] = {
+        "placements": (),
+        "open_point_ids": (),
+        "end_count": layout.end_count + 5,
+        "sniff": 26 if layout.sniff == 27 else 27,
+        "placed_mask": layout.placed_mask ^ 1,
+    }
+    assert sorted(other) == sorted(field.name for field in attrs.fields(Layout))
+    for field, value in other.items():
+        assert attrs.evolve(layout, **{field: value}) != layout, field
+
+
+@pytest.mark.parametrize("protocol", range(pickle.HIGHEST_PROTOCOL + 1))
+def test_pickle_and_copies_rebuild_equal_values(protocol: int) -> None:
+    """Frozen values: pickling, copying and deep-copying a State rebuild an equal State and Layout of the same types."""
+    state = _played()
+    for copied in (pickle.loads(pickle.dumps(state, protocol)), copy.copy(state), copy.deepcopy(state)):
+        assert (State, state) == (type(copied), copied)
+        assert (Layout, state.layout) == (type(copied.layout), copied.layout)
+    assert copy.deepcopy(state).layout is not state.layout
+
+
+@pytest.mark.parametrize("cls", [State, Layout])
+def test_subclassing_is_refused(cls: type) -> None:
+    """Frozen values: State and Layout are final, since their fast __new__ builds exactly that class."""
+    name = cls.__name__
+    with pytest.raises(TypeError, match=f"^{name} is final: its fast __new__ builds exactly {name}$"):
+        type("Sub", (cls,), {})
+
+
+def test_an_advanced_source_is_a_whole_splitmix64_value() -> None:
+    """SETUP-5: the sources below() and next64() return, built without __init__, are whole SplitMix64 values."""
+    source = SplitMix64(state_before_output(4))
+    for _, after in (source.below(6), source.next64()):
+        made = SplitMix64((source.state + GAMMA) & MASK64)
+        assert (SplitMix64, made, hash(made), repr(made)) == (type(after), after, hash(after), repr(after))
+        with pytest.raises(AttributeError):
+            after.state = 0  # type: ignore[misc]
+
+
+def test_create_keeps_every_fact_it_is_given() -> None:
+    """MATCH-1, OPEN-1: State.create stores each named fact, the round's fixed ones in the context."""
+    rules = Rules.standard(2)
+    last = RoundResult(1, None, ((), ()), Settlement((0, 0), (0, 0), (0, 0)))
+    lot = (((0, 3), (1, 3)), ((0, 6), (1, 2)))
+    source = SplitMix64.from_seed(9)
+    state = State.create(
+        rules=rules,
+        phase=Phase.MATCH_OVER,
+        round_number=2,
+        opener=0,
+        to_move=1,
+        hand_masks=(0, 0),
+        boneyard_ids=(),
+        layout=layout_of((Tile(1, 4), None)),
+        scores=(250, 35),
+        drawn=-1,
+        source=source,
+        lot=lot,
+        last_round=last,
+        winner=0,
+    )
+    assert (rules, 2, 0, source, lot, last) == (
+        state.rules,
+        state.round_number,
+        state.opener,
+        state.source,
+        state.lot,
+        state.last_round,
+    )
+    assert (Phase.MATCH_OVER, 1, (250, 35), -1, 0) == (
+        state.phase,
+        state.to_move,
+        state.scores,
+        state.drawn,
+        state.winner,
+    )
+
+
+# --- text and repr of moves and placements ---
+
+
+def test_a_place_reads_back_from_its_repr() -> None:
+    """TURN-1, OPEN-3: repr of a lead and of an attached placement evaluates back to the same move."""
+    for move in (Place(2, Tile(1, 4)), Place(3, Tile(4, 6), pt(Tile(1, 4), Port.HIGH))):
+        assert move == eval(repr(move), dict(vars(sniff_rules)))
+    assert "Place(2, Tile(1, 4))" == repr(Place(2, Tile(1, 4)))
+
+
+def test_a_place_is_written_seat_tile_and_target() -> None:
+    """TURN-2, PLACE-1: a lead is written seat:tile, an attached tile seat:tile>point."""
+    assert "2:[1|4]" == str(Place(2, Tile(1, 4)))
+    assert "3:[4|6]>[1|4].high" == str(Place(3, Tile(4, 6), pt(Tile(1, 4), Port.HIGH)))
+
+
+def test_placement_text_shows_the_target() -> None:
+    """OPEN-3, PLACE-1: the lead is written as its tile alone, an attached tile as tile>point."""
+    assert "[1|4]" == str(Placement(Tile(1, 4), None))
+    assert "[4|6]>[1|4].high" == str(Placement(Tile(4, 6), pt(Tile(1, 4), Port.HIGH)))
