@@ -22,6 +22,7 @@ PACKAGE: Final = "sniff_rules"
 
 CORE_MODULES: Final[tuple[str, ...]] = (
     "errors",
+    "_fast",
     "tiles",
     "rules",
     "randomness",

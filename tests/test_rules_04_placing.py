@@ -10,6 +10,7 @@ from sniff_rules import (
     AttachmentPoint,
     Connection,
     IllegalMoveError,
+    InvalidMoveError,
     Layout,
     Place,
     Placement,
@@ -160,7 +161,7 @@ def test_a_double_led_alone_has_both_long_sides_open() -> None:
 )
 def test_ports_follow_the_tile_kind(tile: Tile, port: Port) -> None:
     """PLACE-2: a double has long sides (and arms), a non-double has a low and a high end."""
-    refusal(IllegalMoveError, "PLACE-2", lambda: AttachmentPoint(tile, port))
+    refusal(InvalidMoveError, "PLACE-2", lambda: AttachmentPoint(tile, port))
 
 
 # --- PLACE-3 ---

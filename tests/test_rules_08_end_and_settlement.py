@@ -265,11 +265,11 @@ def test_settle_round_rounds_partners_separately() -> None:
 def test_settle_round_needs_one_hand_per_player() -> None:
     """SETTLE-2, SETUP-2: a settlement takes exactly one hand per seat; the error names both numbers."""
     two = (tiles("[0|1]"), tiles("[0|2]"))
-    assert "SETUP-2: 3 players hold 3 hands, got 2" == refusal(
+    assert f"SETUP-2: 3 players hold 3 hands, got {two!r}" == refusal(
         InvalidStateError, "SETUP-2", lambda: settle_round(Rules.standard(3), two)
     )
     three = (tiles("[1|2]"), (), tiles("[0|3]"))
-    assert "SETUP-2: 4 players hold 4 hands, got 3" == refusal(
+    assert f"SETUP-2: 4 players hold 4 hands, got {three!r}" == refusal(
         InvalidStateError, "SETUP-2", lambda: settle_round(Rules.standard(4), three)
     )
 

@@ -86,8 +86,8 @@ def test_create_takes_tiles_or_their_text_and_fills_defaults() -> None:
     assert (Tile(5, 5), Tile(0, 0)) == from_text.boneyard, "the boneyard keeps its order"
 
 
-def test_create_keeps_every_fact_it_is_given() -> None:
-    """State.create stores each named fact, the round's fixed ones in the context."""
+def test_create_takes_a_pending_draw_a_lot_and_house_rules() -> None:
+    """DRAW-2, OPEN-1, SETUP-3: State.create keeps a drawn tile given as text, the lot and house rules."""
     source = SplitMix64(3)
     lot = (((0, 4), (1, 4)), ((0, 2), (1, 6)))
     state = State.create(

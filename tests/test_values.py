@@ -53,19 +53,6 @@ def _values(value: Any) -> tuple[object, ...]:
 # --- frozen values built by a fast __new__ ---
 
 
-@pytest.mark.parametrize("make", [_played, lambda: _played().layout], ids=["State", "Layout"])
-def test_every_field_refuses_assignment_and_deletion(make: Callable[[], Any]) -> None:
-    """Frozen values: no field of a State or a Layout can be assigned or deleted; a refused attempt changes nothing."""
-    value = make()
-    before = _values(value)
-    for field in attrs.fields(type(value)):
-        with pytest.raises(attrs.exceptions.FrozenInstanceError):
-            setattr(value, field.name, None)
-        with pytest.raises(attrs.exceptions.FrozenInstanceError):
-            delattr(value, field.name)
-    assert _values(value) == before
-
-
 def test_a_built_state_is_exactly_a_state_with_the_fields_given() -> None:
     """Frozen values: State(...) from a played state's fields is an equal State, same hash, no __dict__."""
     state = _played()
@@ -123,16 +110,6 @@ def test_layout_fields_each_take_part_in_equality() -> None:
         assert attrs.evolve(layout, **{field: value}) != layout, field
 
 
-@pytest.mark.parametrize("protocol", range(pickle.HIGHEST_PROTOCOL + 1))
-def test_pickle_and_copies_rebuild_equal_values(protocol: int) -> None:
-    """Frozen values: pickling, copying and deep-copying a State rebuild an equal State and Layout of the same types."""
-    state = _played()
-    for copied in (pickle.loads(pickle.dumps(state, protocol)), copy.copy(state), copy.deepcopy(state)):
-        assert (State, state) == (type(copied), copied)
-        assert (Layout, state.layout) == (type(copied.layout), copied.layout)
-    assert copy.deepcopy(state).layout is not state.layout
-
-
 @pytest.mark.parametrize("cls", [State, Layout])
 def test_subclassing_is_refused(cls: type) -> None:
     """Frozen values: State and Layout are final, since their fast __new__ builds exactly that class."""
@@ -163,11 +140,11 @@ def test_create_keeps_every_fact_it_is_given() -> None:
         round_number=2,
         opener=0,
         to_move=1,
-        hand_masks=(0, 0),
-        boneyard_ids=(),
+        hands=((), ()),
+        boneyard=(),
         layout=layout_of((Tile(1, 4), None)),
         scores=(250, 35),
-        drawn=-1,
+        drawn=None,
         source=source,
         lot=lot,
         last_round=last,
