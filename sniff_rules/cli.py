@@ -6,6 +6,7 @@ import argparse
 import sys
 import time
 from collections.abc import Sequence
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import TextIO
 
@@ -23,7 +24,7 @@ def _describe_round_end(state: State) -> str:
     hands = "; ".join(
         f"seat {seat}: {' '.join(map(str, hand)) or '-'} = {pips} -> -{cost}"
         for seat, (hand, pips, cost) in enumerate(
-            zip(result.hands, result.settlement.hand_pips, result.settlement.deductions)
+            zip(result.hands, result.settlement.hand_pips, result.settlement.deductions, strict=True)
         )
     )
     return f"round {result.round_number} {how}. Settlement: {hands}. Scores {state.scores}"
@@ -59,7 +60,9 @@ def demo(players: int, seed: int, out: TextIO) -> State:
         state = after
 
 
-def _shown(path: Path) -> str:
+def _shown(path: Traversable) -> str:
+    if not isinstance(path, Path):
+        return str(path)
     try:
         return str(path.resolve().relative_to(Path.cwd()))
     except ValueError:
@@ -69,12 +72,19 @@ def _shown(path: Path) -> str:
 def conform(paths: Sequence[Path], out: TextIO, quiet: bool = False) -> int:
     """Replay vector files (or folders of them) and print a verdict per vector.
 
-    Returns the exit status: 0 when every vector passes, 1 otherwise.
+    With no paths, replays the vectors shipped with the package, in any
+    working folder. Returns the exit status: 0 when every vector passes, 1
+    otherwise.
     """
-    from sniff_rules.conformance import check_file, default_vector_dir, vector_paths
+    from sniff_rules.conformance import check_file, shipped_vectors, vector_paths
 
     started = time.perf_counter()
-    files = vector_paths(list(paths) or [default_vector_dir()])
+    if paths:
+        files = vector_paths(list(paths))
+    else:
+        shipped = shipped_vectors()
+        print(f"vectors shipped with sniff_rules: {_shown(shipped)}", file=out)
+        files = vector_paths([shipped])
     if not files:
         print("no vector files found", file=out)
         return 1
@@ -102,30 +112,38 @@ def conform(paths: Sequence[Path], out: TextIO, quiet: bool = False) -> int:
 def vectors(directory: Path | None, write: bool, out: TextIO) -> int:
     """Regenerate the generated vectors; print the diff against the files on disk.
 
-    With ``write`` the files are rewritten and 0 is returned; otherwise 1 is
-    returned when they differ. Hand-written vectors are never touched.
+    The files compared are ``directory``, else ``specs/vectors`` of the
+    checkout this package runs from, else (to check only) the vectors
+    shipped with the package. With ``write`` the files are rewritten and 0
+    is returned; otherwise 1 is returned when they differ. Hand-written
+    vectors are never touched.
     """
-    from sniff_rules.conformance import default_vector_dir, diff_generated, generated_files
+    from sniff_rules import vectorgen
+    from sniff_rules.conformance import shipped_vectors
 
-    target = directory if directory is not None else default_vector_dir()
+    writable = directory if directory is not None else vectorgen.source_vector_dir()
+    if write and writable is None:
+        print("no specs/vectors checkout to write to; name a folder with --dir", file=out)
+        return 2
+    target: Traversable = writable if writable is not None else shipped_vectors()
     started = time.perf_counter()
-    files, tally = generated_files()
+    files, tally = vectorgen.generated_files()
     print(
         f"generated in {time.perf_counter() - started:.2f} s: {tally.matches} matches, {tally.rounds} rounds"
         f" ({tally.blocked} blocked), {tally.won_mid_round} matches won mid-round,"
         f" {tally.won_by_last_tile} by the last tile, {tally.moves} moves",
         file=out,
     )
-    diff = list(diff_generated(target, files))
+    diff = list(vectorgen.diff_generated(target, files))
     if not diff:
         print(f"{_shown(target)}: the generated vectors are up to date", file=out)
         return 0
     out.writelines(diff)
-    if not write:
+    if writable is None or not write:
         print(f"{_shown(target)}: the generated vectors differ (above); rerun with --write to replace them", file=out)
         return 1
     for name, text in files.items():
-        path = target / name
+        path = writable / name
         if path.exists() and path.read_text(encoding="utf-8") == text:
             continue
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -144,7 +162,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     replay = commands.add_parser(
         "conform", help="replay conformance vectors against this library; exit 1 on any failure"
     )
-    replay.add_argument("paths", nargs="*", type=Path, metavar="PATH", help="vector files or folders (default: specs/vectors)")
+    replay.add_argument(
+        "paths",
+        nargs="*",
+        type=Path,
+        metavar="PATH",
+        help="vector files or folders (default: the vectors shipped with the package)",
+    )
     replay.add_argument("-q", "--quiet", action="store_true", help="print failures and totals only")
     regenerate = commands.add_parser(
         "vectors", help="regenerate the generated vectors and print how they differ from the files"
@@ -152,7 +176,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     mode = regenerate.add_mutually_exclusive_group()
     mode.add_argument("--check", action="store_true", help="print the diff; exit 1 when it is not empty (default)")
     mode.add_argument("--write", action="store_true", help="rewrite the generated files")
-    regenerate.add_argument("--dir", type=Path, default=None, help="vector folder (default: specs/vectors)")
+    regenerate.add_argument(
+        "--dir", type=Path, default=None, help="vector folder (default: specs/vectors of this checkout)"
+    )
     args = parser.parse_args(argv)
     if args.command == "demo":
         demo(args.players, args.seed, sys.stdout)

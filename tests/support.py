@@ -38,6 +38,7 @@ from sniff_rules import (
     apply,
 )
 from sniff_rules.randomness import RandomSource
+from sniff_rules.tiles import HandMask
 from sniff_rules.state import RoundResult
 
 # --- an independent reading of SETUP-5 and OPEN-1, written from the spec text ---
@@ -321,9 +322,9 @@ def open_points(state: State) -> set[tuple[str, int]]:
     return {(str(point), point.value) for point in state.layout.open_points}
 
 
-def mask(hand: Iterable[Tile]) -> int:
+def mask(hand: Iterable[Tile]) -> HandMask:
     """The hand as a bit mask of tile indices, bit ``i`` for tile ``i``, summed here rather than by the engine."""
-    return sum(1 << tile.index for tile in hand)
+    return HandMask(sum(1 << tile.index for tile in hand))
 
 
 def play(state: State, *moves: Move) -> State:

@@ -5,22 +5,23 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from functools import cache
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
 import jsonschema  # type: ignore[import-untyped]
 import pytest
 
-from sniff_rules import conformance
 from sniff_rules.cli import main
 from sniff_rules.conformance import (
-    GENERATED_FILES,
     VectorResult,
     check_file,
-    diff_generated,
+    check_paths,
     read_vector_file,
+    shipped_vectors,
     vector_paths,
 )
+from sniff_rules.vectorgen import GENERATED_FILES
 
 ROOT = Path(__file__).resolve().parent.parent
 VECTORS = ROOT / "specs" / "vectors"
@@ -35,8 +36,9 @@ RECORDED_DEFS = {
 }
 
 
-def relative(path: Path) -> str:
+def relative(path: Traversable) -> str:
     """A vector file's name under specs/vectors, as the test ids show it."""
+    assert isinstance(path, Path)
     return path.relative_to(VECTORS).as_posix()
 
 
@@ -49,12 +51,12 @@ def results_of(name: str) -> dict[str, VectorResult]:
     return {result.name: result for result in check_file(VECTORS / name, name)}
 
 
-def vector_names(path: Path) -> list[str]:
+def vector_names(path: Traversable) -> list[str]:
     """The names of a file's vectors, read without replaying them."""
     data = read_vector_file(path)
     if isinstance(data, list):
         names = [str(line["match"]) for line in data if isinstance(line, dict) and line.get("type") == "match"]
-        return names + ["summary"]
+        return [*names, "summary"]
     assert isinstance(data, dict)
     groups = {"layout-examples": ["examples"], "settlement": ["hands", "scenarios"], "perft": ["positions"]}
     found: list[str] = []
@@ -82,25 +84,25 @@ def test_every_expected_vector_file_is_shipped() -> None:
 
 @pytest.mark.parametrize(("file", "name"), [case for case in CASES if case[0] == "seed_examples.json"])
 def test_seed_worked_example_replays(file: str, name: str) -> None:
-    """OPEN-3 PLACE-1 PLACE-2 SNIFF-1 SNIFF-2 SNIFF-3 COUNT-1 COUNT-2 COUNT-3 COUNT-4 POINTS-1: a worked example of the seed, placement by placement."""
+    """OPEN-3 PLACE-1..2 SNIFF-1..3 COUNT-1..4 POINTS-1: a worked example of the seed, placement by placement."""
     replay(file, name)
 
 
 @pytest.mark.parametrize(("file", "name"), [case for case in CASES if case[0] == "settlement.json"])
 def test_settlement_vector_replays(file: str, name: str) -> None:
-    """SETTLE-1 SETTLE-2 SETTLE-3 SETTLE-4 END-1 BLOCK-1 MATCH-1 MATCH-2 DRAW-1 DRAW-2 PASS-1 POINTS-2 TURN-1 TURN-2 PLACE-3: hands settle and rounds and matches end as written by hand."""
+    """SETTLE-1..4 END-1 BLOCK-1 MATCH-1..2 DRAW-1..2 PASS-1 POINTS-2 TURN-1..2 PLACE-3: hand-written endings."""
     replay(file, name)
 
 
 @pytest.mark.parametrize(("file", "name"), [case for case in CASES if case[0] == "perft.json"])
 def test_perft_counts_replay(file: str, name: str) -> None:
-    """TURN-1 OPEN-3 PLACE-1 DRAW-1 DRAW-2 PASS-1 BLOCK-1 MATCH-1 MATCH-2: the number of legal move sequences to each depth."""
+    """TURN-1 OPEN-3 PLACE-1 DRAW-1..2 PASS-1 BLOCK-1 MATCH-1..2: legal move sequences counted to each depth."""
     replay(file, name)
 
 
 @pytest.mark.parametrize(("file", "name"), [case for case in CASES if case[0].startswith("recorded/")])
 def test_recorded_match_replays(file: str, name: str) -> None:
-    """SETUP-2 SETUP-3 SETUP-4 SETUP-5 OPEN-1 OPEN-2 TURN-1 TURN-2 END-1 BLOCK-1 MATCH-1: a whole recorded match, deal by deal and move by move."""
+    """SETUP-2..5 OPEN-1..2 TURN-1..2 END-1 BLOCK-1 MATCH-1: a whole recorded match, deal by deal and move by move."""
     replay(file, name)
 
 
@@ -131,11 +133,14 @@ def test_schema_is_draft_2020_12() -> None:
 @pytest.mark.parametrize("name", ["seed_examples.json", "settlement.json", "perft.json"])
 def test_vector_file_matches_the_schema(name: str) -> None:
     """Each vector document validates against specs/vectors/schema.json."""
-    errors = [f"{list(e.absolute_path)}: {e.message}" for e in validator().iter_errors(json.loads((VECTORS / name).read_text()))]
+    errors = [
+        f"{list(e.absolute_path)}: {e.message}"
+        for e in validator().iter_errors(json.loads((VECTORS / name).read_text()))
+    ]
     assert [] == errors[:5]
 
 
-@pytest.mark.parametrize("name", [relative(p) for p in FILES if p.suffix == ".jsonl"])
+@pytest.mark.parametrize("name", [relative(p) for p in FILES if p.name.endswith(".jsonl")])
 def test_every_recorded_line_matches_the_schema(name: str) -> None:
     """Every line of a recorded file validates against its line definition in the schema."""
     validators = {kind: validator(definition) for kind, definition in RECORDED_DEFS.items()}
@@ -161,23 +166,25 @@ def test_the_schema_refuses_a_malformed_vector() -> None:
 
 
 def test_recorded_play_covers_enough_matches_and_endings() -> None:
-    """SETUP-2 BLOCK-1 MATCH-1: 2, 3 and 4 players, 300+ rounds, 30+ whole matches, blocks, mid-round and last-tile wins."""
+    """SETUP-2 BLOCK-1 MATCH-1: 2, 3 and 4 players, 300+ rounds, 30+ matches, blocks, mid-round and last-tile wins."""
     totals: dict[str, int] = {}
     players: set[int] = set()
     for path in FILES:
-        if path.suffix != ".jsonl":
+        if not path.name.endswith(".jsonl"):
             continue
         lines = read_vector_file(path)
         assert isinstance(lines, list)
         header, summary = lines[0], lines[-1]
-        assert isinstance(header, dict) and isinstance(summary, dict)
+        assert isinstance(header, dict)
+        assert isinstance(summary, dict)
         players.add(int(str(header["players"])))
         for key, value in summary.items():
             if isinstance(value, int):
                 totals[key] = totals.get(key, 0) + value
     assert {2, 3, 4} == players
-    assert totals["rounds"] >= 300 and totals["matches"] >= 30, totals
-    assert totals["blocked"] > 0 and totals["won_mid_round"] > 0 and totals["won_by_last_tile"] > 0, totals
+    assert totals["rounds"] >= 300, totals
+    assert totals["matches"] >= 30, totals
+    assert 0 < min(totals["blocked"], totals["won_mid_round"], totals["won_by_last_tile"]), totals
 
 
 # ---------------------------------------------------------------- the runner catches disagreement
@@ -228,7 +235,7 @@ def _edited_copy(tmp_path: Path, name: str, edit: Mapping[str, Any]) -> Path:
 def test_a_vector_the_engine_disagrees_with_fails(
     tmp_path: Path, name: str, edit: Mapping[str, Any], message: str
 ) -> None:
-    """SNIFF-2 COUNT-2 COUNT-4 SETTLE-2 MATCH-1: a hand-written expectation changed to a wrong value makes the runner fail, naming what differs."""
+    """SNIFF-2 COUNT-2 COUNT-4 SETTLE-2 MATCH-1: a hand-written expectation made wrong fails, naming what differs."""
     results = check_file(_edited_copy(tmp_path, name, edit))
     failures = [result for result in results if not result.passed]
     assert 1 == len(failures), [str(r) for r in results]
@@ -243,39 +250,71 @@ def test_a_recorded_line_changed_fails(tmp_path: Path) -> None:
     copy = tmp_path / "players-3.jsonl"
     copy.write_text("\n".join(lines) + "\n", encoding="utf-8")
     failures = [result for result in check_file(copy) if not result.passed]
-    assert 1 == len(failures) and "points" in str(failures[0].failure), [str(f) for f in failures]
+    assert 1 == len(failures), [str(f) for f in failures]
+    assert "points" in str(failures[0].failure)
 
 
 def test_conform_command_exits_1_on_failure(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """COUNT-4 SETTLE-1: `conform PATH` prints FAIL for a wrong vector and exits 1; PASS and exit 0 for right ones."""
-    wrong = _edited_copy(tmp_path, "seed_examples.json", {"path": ["examples", 4, "steps", 4, "expect", "points"], "value": 14})
+    wrong = _edited_copy(
+        tmp_path, "seed_examples.json", {"path": ["examples", 4, "steps", 4, "expect", "points"], "value": 14}
+    )
     assert 1 == main(["conform", str(wrong)])
     assert "FAIL" in capsys.readouterr().out
     assert 0 == main(["conform", str(VECTORS / "settlement.json")])
     out = capsys.readouterr().out
-    assert "PASS" in out and "FAIL" not in out
+    assert "PASS" in out
+    assert "FAIL" not in out
 
 
-# ---------------------------------------------------------------- regenerating
+MALFORMED_VECTORS = [
+    ("a number beyond a double", "seed_examples.json", b'"end_count": 5', b'"end_count": 1e400', "FORMAT-2"),
+    ("a duplicate key", "seed_examples.json", b'"end_count": 5', b'"end_count": 5, "end_count": 5', "FORMAT-2"),
+    ("a step without its placement", "seed_examples.json", b'"place":', b'"placed":', "FORMAT-2"),
+    ("a tile that is no tile", "settlement.json", b'"[0|1]"', b'"[0|9]"', "FORMAT-1"),
+    ("a count as a fraction", "perft.json", b'"depth": ', b'"depth": 0.5, "_": ', "FORMAT-2"),
+    ("bytes that are no UTF-8", "settlement.json", b'"description": "', b'"description": "\xff', "FORMAT-2"),
+]
 
 
-def test_hand_written_vectors_are_never_generated() -> None:
-    """The vectors command rewrites only generated files, never the hand-written ones."""
-    assert not set(HAND_WRITTEN) & set(GENERATED_FILES)
+@pytest.mark.parametrize(
+    ("what", "name", "old", "new", "rule"), MALFORMED_VECTORS, ids=[case[0] for case in MALFORMED_VECTORS]
+)
+def test_a_malformed_vector_fails_citing_its_format_rule(
+    tmp_path: Path, what: str, name: str, old: bytes, new: bytes, rule: str
+) -> None:
+    """FORMAT-1 FORMAT-2: a malformed vector fails naming its format rule; the runner does not crash."""
+    original = (VECTORS / name).read_bytes()
+    assert old in original, what
+    copy = tmp_path / name
+    copy.write_bytes(original.replace(old, new, 1))
+    failures = [result for result in check_file(copy) if not result.passed]
+    assert 1 <= len(failures), what
+    assert f"{rule}:" in str(failures[0].failure), str(failures[0])
 
 
-def test_vectors_command_prints_the_diff_and_exits_1(
+def test_the_shipped_vectors_are_specs_vectors_in_a_checkout() -> None:
+    """The vectors the package ships are read from specs/vectors itself in a checkout: one source, no copy."""
+    shipped = shipped_vectors()
+    assert isinstance(shipped, Path)
+    assert VECTORS.resolve() == shipped.resolve()
+    assert [relative(path) for path in FILES] == [
+        Path(str(p)).relative_to(shipped).as_posix() for p in vector_paths([shipped])
+    ]
+
+
+def test_conform_with_no_paths_replays_the_shipped_vectors_in_any_folder(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """`vectors --check` prints a diff and exits 1 when files differ; `--write` rewrites them."""
-    fresh = {"perft.json": '{"a": 1}\n', "recorded/players-2.jsonl": '{"b": 2}\n'}
-    monkeypatch.setattr(conformance, "generated_files", lambda: (fresh, conformance.RecordedTally()))
-    (tmp_path / "perft.json").write_text('{"a": 0}\n', encoding="utf-8")
-    assert 1 == main(["vectors", "--check", "--dir", str(tmp_path)])
-    out = capsys.readouterr().out
-    assert '-{"a": 0}' in out and '+{"a": 1}' in out and "+++ b/recorded/players-2.jsonl" in out
-    assert '{"a": 0}\n' == (tmp_path / "perft.json").read_text(encoding="utf-8")
-    assert 0 == main(["vectors", "--write", "--dir", str(tmp_path)])
-    assert '{"b": 2}\n' == (tmp_path / "recorded" / "players-2.jsonl").read_text(encoding="utf-8")
-    assert [] == list(diff_generated(tmp_path, fresh))
-    assert 0 == main(["vectors", "--dir", str(tmp_path)])
+    """`conform` with no paths replays every shipped vector wherever it runs, saying where they came from."""
+    monkeypatch.chdir(tmp_path)
+    assert 0 == main(["conform", "-q"])
+    out = capsys.readouterr().out.splitlines()
+    assert f"vectors shipped with sniff_rules: {shipped_vectors()}" == out[0]
+    assert out[-1].startswith(f"{len(CASES)} vectors in {len(FILES)} files: all passed")
+
+
+def test_check_paths_reports_every_vector_of_every_file() -> None:
+    """check_paths over a folder reports exactly the vectors the files name, each file's in order."""
+    names = [(relative(VECTORS / result.path), result.name) for result in check_paths([VECTORS / "settlement.json"])]
+    assert [case for case in CASES if case[0] == "settlement.json"] == names

@@ -5,6 +5,7 @@ from __future__ import annotations
 import attrs
 
 from sniff_rules import (
+    HandMask,
     DOUBLE_SIX,
     Draw,
     IllegalMoveError,
@@ -89,7 +90,7 @@ def test_draw_one_at_a_time_until_a_tile_fits() -> None:
         # Seat 1 keeps the turn and nothing is marked as drawn: the whole state is otherwise the same.
         expected = attrs.evolve(
             before,
-            hand_masks=(before.hand_masks[0], before.hand_masks[1] | 1 << boneyard[count].index),
+            hand_masks=(before.hand_masks[0], HandMask(before.hand_masks[1] | 1 << boneyard[count].index)),
             boneyard_ids=before.boneyard_ids[1:],
         )
         assert expected == state

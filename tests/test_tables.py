@@ -13,7 +13,8 @@ from math import prod
 
 import pytest
 
-from sniff_rules import DOUBLE_SIX, AttachmentPoint, Draw, Pass, Place, Port, Tile
+from sniff_rules import DOUBLE_SIX, AttachmentPoint, Draw, Pass, Place, Port, Tile, TileIndex
+from sniff_rules.tiles import NO_TILE
 from sniff_rules.layout import (
     _STEPS,
     POINTS,
@@ -63,14 +64,15 @@ def test_the_point_table_holds_exactly_the_ports_each_tile_has() -> None:
 def test_each_fixed_step_is_what_the_general_rule_gives() -> None:
     """COUNT-1, COUNT-4: each precomputed step of a non-double on an end or arm equals the general rule's."""
     fixed = 0
-    for index, steps in enumerate(_STEPS):
+    for number, steps in enumerate(_STEPS):
+        index = TileIndex(number)
         for point_id, step in steps.items():
             # _step is called here too so that a change to it made after import is still seen.
             assert step == _step(index, point_id)
             placement, free_id, delta = _step(index, point_id)
             assert (DOUBLE_SIX[index], POINTS[point_id]) == (placement.tile, placement.target)
             opened: list[int] = []
-            count, sniff = _attach_by_chain_or_double(opened, 100, -1, index, point_id)
+            count, sniff = _attach_by_chain_or_double(opened, 100, NO_TILE, index, point_id)
             if DOUBLE_SIX[index].is_double or point_id % 6 in (A, B):
                 # Doubles and long sides depend on the layout: they take the general rule.
                 assert (-1, 0) == (free_id, delta)

@@ -1,7 +1,10 @@
-"""Every public function and constructor refuses a malformed argument with a typed error naming a rule (FORMAT-1, FORMAT-3).
+"""Section 11, text and JSON forms: malformed input of every kind is a typed error naming its rule (FORMAT-1..3).
 
-Each case here once escaped as a bare TypeError, ValueError, IndexError or
-AttributeError, returned a wrong value, or never returned.
+The text and JSON readers have their own modules of tests (test_notation,
+test_jsonio, test_codec); here, one case per kind of malformed input, and
+every argument of a public function or constructor that once escaped as a
+bare TypeError, ValueError, IndexError or AttributeError, returned a wrong
+value, or never returned.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from sniff_rules import (
     score_play,
     settle_round,
 )
+from sniff_rules.codec import state_from_json
 from sniff_rules.view import observe
 
 _RULES = Rules.standard(2)
@@ -181,6 +185,18 @@ def test_a_malformed_argument_is_a_typed_error_naming_its_rule(
     with pytest.raises(SniffError) as caught:
         call()
     assert (error, rule) == (type(caught.value), caught.value.rule), str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['{"format": "sniff-rules/state@1", "format": 1}', "[1e400]", '{"a": NaN}', "[9007199254740992]", "[[[" * 20],
+    ids=["a key twice", "a number a double cannot hold", "NaN", "an integer beyond 2**53 - 1", "nesting too deep"],
+)
+def test_malformed_json_is_refused_before_any_rule_of_play(text: str) -> None:
+    """FORMAT-2: a state document that is not well-formed JSON of the documented kinds is a NotationError citing FORMAT-2."""
+    with pytest.raises(NotationError) as caught:
+        state_from_json(text)
+    assert "FORMAT-2" == caught.value.rule, str(caught.value)
 
 
 def test_a_lot_that_ties_for_ever_gives_up() -> None:

@@ -1,0 +1,308 @@
+"""The generator of the generated conformance vectors: perft counts and recorded play.
+
+``perft.json`` and ``recorded/players-{2,3,4}.jsonl`` under ``specs/vectors``
+are rebuilt from the engine by :func:`generated_files`; ``python -m
+sniff_rules vectors`` diffs them against the files (:func:`diff_generated`)
+or writes them over the files with ``--write``. The hand-written files are
+never generated. Generation is deterministic: the same engine writes the
+same bytes.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Iterator, Mapping
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from typing import Final
+
+from sniff_rules.codec import lot_to_data, rules_to_data, state_from_data, state_to_data, tiles_to_data
+from sniff_rules.jsonio import JsonObject, JsonValue
+from sniff_rules.moves import apply, legal_moves
+from sniff_rules.perft import perft
+from sniff_rules.randomness import RandomSource, SplitMix64
+from sniff_rules.recording import (
+    POLICY_TEXT,
+    RECORDED_FORMAT,
+    VECTOR_FORMAT,
+    RecordedTally,
+    expected_deal,
+    is_deal_of,
+    move_line,
+    move_texts,
+)
+from sniff_rules.rules import Rules
+from sniff_rules.state import Phase, State, new_match, next_round
+
+MATCHES_PER_PLAYER_COUNT: Final = 11
+"""Recorded matches per player count: 33 in all, about 650 rounds."""
+
+PERFT_LEAF_LIMIT: Final = 120_000
+"""A generated perft position goes as deep as it can while its deepest count stays at most this."""
+
+PERFT_MAX_DEPTH: Final = 14
+"""The deepest a generated perft position goes, whatever its counts."""
+
+LATE_ROUND_BONEYARD: Final = 3
+"""A late-round perft position has this many tiles or fewer left to draw: deep enough
+for draws, passes, blocks and the round's end to appear in its tree."""
+
+GENERATED_FILES: Final = (
+    "perft.json",
+    "recorded/players-2.jsonl",
+    "recorded/players-3.jsonl",
+    "recorded/players-4.jsonl",
+)
+"""The files under ``specs/vectors`` that ``vectors --write`` may rewrite; all others are written by hand."""
+
+GENERATOR_COMMAND: Final = "python3 -m sniff_rules vectors --write"
+
+
+def source_vector_dir() -> Path | None:
+    """``specs/vectors`` of the checkout this package runs from, the one source of the vectors.
+
+    None when the package runs from an installed wheel, which ships the
+    vectors as read-only package data (:func:`sniff_rules.conformance.shipped_vectors`).
+    """
+    folder = Path(__file__).resolve().parent.parent / "specs" / "vectors"
+    return folder if (folder / "schema.json").is_file() else None
+
+
+# ---------------------------------------------------------------- recorded play
+
+
+def record_match(name: str, players: int, seed: int, policy_seed: int) -> tuple[list[JsonObject], RecordedTally]:
+    """One whole match under the recording policy (see :data:`~sniff_rules.recording.POLICY_TEXT`), as lines."""
+    rules = Rules.standard(players)
+    lines: list[JsonObject] = [
+        {"type": "match", "match": name, "rules": rules_to_data(rules), "seed": seed, "policy_seed": policy_seed}
+    ]
+    policy: RandomSource = SplitMix64.from_seed(policy_seed)
+    source: RandomSource = SplitMix64.from_seed(seed)
+    state = new_match(rules, seed=seed)
+    lot_first = True
+    rounds = blocked = moves = 0
+    while True:
+        lot, opener, order, source = expected_deal(rules, source, lot_first)
+        if state.lot != lot or (opener is not None and opener != state.opener) or not is_deal_of(state, order):
+            raise AssertionError(f"{name}: the engine's deal differs from SETUP-5/OPEN-1 as recomputed")
+        if state.source != source:
+            raise AssertionError(f"{name}: the engine's source after the deal differs from the recomputed one")
+        rounds += 1
+        lines.append(
+            {
+                "type": "deal",
+                "round": state.round_number,
+                "lot": lot_to_data(lot),
+                "opener": state.opener,
+                "order": tiles_to_data(order),
+                "legal": move_texts(legal_moves(state)),
+            }
+        )
+        while state.phase is Phase.PLAYING:
+            options = legal_moves(state)
+            index, policy = policy.below(len(options))
+            move = options[index]
+            after = apply(state, move)
+            lines.append(move_line(state, move, after))
+            moves += 1
+            state = after
+        if state.phase is Phase.MATCH_OVER:
+            last_tile = not state.hand(state.to_move)
+            tally = RecordedTally(1, rounds, blocked, int(not last_tile), int(last_tile), moves)
+            return lines, tally
+        result = state.last_round
+        assert result is not None
+        lot_first = result.blocked
+        blocked += lot_first
+        assert state.source is not None
+        source = state.source
+        state = next_round(state)
+
+
+def recorded_text(players: int, matches: int = MATCHES_PER_PLAYER_COUNT) -> tuple[str, RecordedTally]:
+    """The JSONL file of recorded matches for one player count, and its counts."""
+    header: JsonObject = {
+        "type": "header",
+        "format": VECTOR_FORMAT,
+        "kind": RECORDED_FORMAT,
+        "players": players,
+        "policy": POLICY_TEXT,
+        "generator": GENERATOR_COMMAND,
+    }
+    lines: list[JsonObject] = [header]
+    total = RecordedTally()
+    for number in range(1, matches + 1):
+        seed = players * 1000 + number
+        match_lines, tally = record_match(f"{players}p-{number:02d}", players, seed, seed + 500_000)
+        lines += match_lines
+        total = total + tally
+    summary: JsonObject = {"type": "summary"}
+    summary.update(total.as_data())
+    lines.append(summary)
+    return "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines), total
+
+
+# ---------------------------------------------------------------- perft
+
+
+def _perft_position(name: str, start: JsonObject, state: State, note: str) -> JsonObject:
+    """A perft vector for ``state``, which ``start`` describes."""
+    depth = 1
+    counts, divide = perft(state, depth)
+    # Deepen while the next level stays within the budget, so the file costs seconds to check.
+    while depth < PERFT_MAX_DEPTH:
+        deeper, deeper_divide = perft(state, depth + 1)
+        if deeper[-1] > PERFT_LEAF_LIMIT or deeper[-1] == 0:
+            break
+        depth, counts, divide = depth + 1, deeper, deeper_divide
+    counts_data: list[JsonValue] = list(counts)
+    divide_data: JsonObject = dict(divide)
+    return {"name": name, "note": note, "start": start, "depth": depth, "counts": counts_data, "divide": divide_data}
+
+
+def _deal_start(rules: Rules, seed: int) -> tuple[JsonObject, State]:
+    _lot, opener, order, _source = expected_deal(rules, SplitMix64.from_seed(seed), True)
+    assert opener is not None
+    deal: JsonObject = {"rules": rules_to_data(rules), "order": tiles_to_data(order), "opener": opener}
+    return {"deal": deal, "moves": []}, new_match(rules, order=order, opener=opener)
+
+
+def _late_round(rules: Rules, seed: int) -> tuple[JsonObject, State]:
+    """A position late in a round, reached by the recording policy, with at most three tiles
+    left to draw; from the first seed at or after ``seed`` whose round gets that far."""
+    while True:
+        start, state = _deal_start(rules, seed)
+        policy: RandomSource = SplitMix64.from_seed(seed + 500_000)
+        played: list[JsonValue] = []
+        while state.phase is Phase.PLAYING and len(state.boneyard) > LATE_ROUND_BONEYARD:
+            options = legal_moves(state)
+            index, policy = policy.below(len(options))
+            state = apply(state, options[index])
+            played.append(str(options[index]))
+        if state.phase is Phase.PLAYING:
+            start["moves"] = played
+            return start, state
+        seed += 1
+
+
+def perft_text() -> str:
+    """The generated ``perft.json``."""
+    positions: list[JsonValue] = []
+    for players in (2, 3, 4):
+        rules = Rules.standard(players)
+        for seed in (1, 2):
+            number = players * 100 + seed
+            start, state = _deal_start(rules, number)
+            note = (
+                f"a fresh deal: lot, then shuffle, from SplitMix64 seed {number} (OPEN-1, SETUP-5);"
+                " the opener leads (OPEN-3)"
+            )
+            positions.append(_perft_position(f"{players}p-deal-{number}", start, state, note))
+        start, state = _late_round(rules, players * 100 + 3)
+        name = f"{players}p-late-round"
+        late = _perft_position(
+            name,
+            start,
+            state,
+            "late in a round: draws (DRAW-1, DRAW-2), passes (PASS-1), blocks (BLOCK-1) and the"
+            " round's end (END-1) cut sequences short; state is the position the moves reach",
+        )
+        late["state"] = state_to_data(state)
+        positions.append(late)
+        # The same position one placement from the target: sequences stop where the match is won.
+        near = state_to_data(state)
+        near["scores"] = [rules.target - 5 for _ in state.scores]
+        positions.append(
+            _perft_position(
+                f"{name}-near-target",
+                {"state": near},
+                state_from_data(near),
+                "the late-round position with every side 5 short of the target: any scoring"
+                " placement ends the match (MATCH-1, MATCH-2)",
+            )
+        )
+    document: JsonObject = {
+        "kind": "perft",
+        "format": VECTOR_FORMAT,
+        "description": (
+            "counts[d-1] is the number of distinct legal move sequences of length d from the start"
+            " position (a draw and a pass are moves; a sequence ends where the round or match ends,"
+            " contributing nothing deeper). divide maps each legal first move to the count at full"
+            f" depth below it. Generated by: {GENERATOR_COMMAND}"
+        ),
+        "positions": positions,
+    }
+    return dump_vector_json(document)
+
+
+# ---------------------------------------------------------------- files
+
+
+def dump_vector_json(value: JsonValue) -> str:
+    """JSON laid out for reading and diffing: objects one key a line, short arrays inline."""
+    return _dump(value, 0) + "\n"
+
+
+def _dump(value: JsonValue, indent: int) -> str:
+    inline = json.dumps(value, separators=(", ", ": "))
+    if len(inline) + indent <= 100 or not isinstance(value, (dict, list)):
+        return inline
+    pad = " " * (indent + 2)
+    if isinstance(value, dict):
+        items = [f"{pad}{json.dumps(key)}: {_dump(item, indent + 2)}" for key, item in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + " " * indent + "}"
+    if all(not isinstance(item, (dict, list)) for item in value):
+        return _wrap([json.dumps(item) for item in value], indent)
+    return "[\n" + ",\n".join(pad + _dump(item, indent + 2) for item in value) + "\n" + " " * indent + "]"
+
+
+def _wrap(words: list[str], indent: int) -> str:
+    pad = " " * (indent + 2)
+    lines: list[str] = []
+    current = ""
+    for word in words:
+        if current and len(pad) + len(current) + len(word) + 2 > 100:
+            lines.append(current + ",")
+            current = word
+        else:
+            current = f"{current}, {word}" if current else word
+    lines.append(current)
+    return "[\n" + "\n".join(pad + line for line in lines) + "\n" + " " * indent + "]"
+
+
+def generated_files() -> tuple[dict[str, str], RecordedTally]:
+    """Every generated vector file by path under ``specs/vectors``, and the recorded counts."""
+    files: dict[str, str] = {}
+    total = RecordedTally()
+    for players in (2, 3, 4):
+        text, tally = recorded_text(players)
+        files[f"recorded/players-{players}.jsonl"] = text
+        total = total + tally
+    files["perft.json"] = perft_text()
+    assert sorted(files) == sorted(GENERATED_FILES)
+    return files, total
+
+
+def diff_generated(directory: Traversable, files: Mapping[str, str], max_lines: int = 400) -> Iterator[str]:
+    """Unified diff lines between the files in ``directory`` and freshly generated ones."""
+    for name, fresh in sorted(files.items()):
+        path = directory
+        for part in name.split("/"):
+            path = path / part
+        old = path.read_text(encoding="utf-8") if path.is_file() else ""
+        if old == fresh:
+            continue
+        shown = hidden = 0
+        diff = difflib.unified_diff(
+            old.splitlines(keepends=True), fresh.splitlines(keepends=True), f"a/{name}", f"b/{name}", n=1
+        )
+        for line in diff:
+            if shown < max_lines:
+                yield line if line.endswith("\n") else line + "\n"
+                shown += 1
+            else:
+                hidden += 1
+        if hidden:
+            yield f"... {hidden} more diff lines for {name}\n"
