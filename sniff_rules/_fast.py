@@ -58,8 +58,8 @@ def sealed(factory: Callable[..., Any] | None = None) -> Callable[[type[T]], typ
         def __reduce__(self: object) -> tuple[Callable[..., Any], tuple[object, ...]]:
             return build, tuple(getattr(self, name) for name in names)
 
-        setattr(cls, "__reduce__", __reduce__)
-        setattr(cls, "__setstate__", _refuse_setstate)
+        cls.__reduce__ = __reduce__
+        cls.__setstate__ = _refuse_setstate
         return cls
 
     return seal
@@ -97,13 +97,13 @@ def fast_frozen(check: Callable[[Any], None] | None = None) -> Callable[[type[T]
         tail = ["    value.__class__ = _cls", "    return value"]
         source = [f"def construct({', '.join(parameters)}):", "    value = _new_object(_Twin)", *assigned, *tail]
         source += [f"def __new__(cls, {', '.join(parameters)}):", "    value = _new_object(_Twin)", *assigned, *tail]
-        exec("\n".join(source), namespace)  # noqa: S102 - code built from the class's own field names
+        exec("\n".join(source), namespace)
         new, construct = namespace["__new__"], namespace["construct"]
         new.__qualname__ = f"{cls.__name__}.__new__"
         construct.__qualname__ = construct.__name__ = f"construct_{cls.__name__}"
         construct.__doc__ = f"A {cls.__name__} from its fields, as ``{cls.__name__}(...)`` but without type.__call__."
-        setattr(cls, "__new__", staticmethod(new))
-        setattr(cls, "_construct", staticmethod(construct))
+        cls.__new__ = staticmethod(new)
+        cls._construct = staticmethod(construct)
         # type.__call__ still runs __init__ after __new__: object's accepts the
         # arguments and does nothing, or ``check`` validates a public call.
         if check is None:
@@ -113,12 +113,12 @@ def fast_frozen(check: Callable[[Any], None] | None = None) -> Callable[[type[T]
             def __init__(self: object, *_args: object, **_kwargs: object) -> None:
                 check(self)
 
-            setattr(cls, "__init__", __init__)
+            cls.__init__ = __init__
 
         def __init_subclass__(_subclass: type[Any], /, **_kwargs: object) -> None:
             raise TypeError(f"{cls.__name__} is final: its fast __new__ builds exactly {cls.__name__}")
 
-        setattr(cls, "__init_subclass__", classmethod(__init_subclass__))
+        cls.__init_subclass__ = classmethod(__init_subclass__)
         return sealed()(cls)
 
     return build

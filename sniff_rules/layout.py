@@ -288,7 +288,9 @@ class Layout:
             if found.group(2) is not None:
                 port = _PORT_OF_LABEL.get(found.group(3))
                 if port is None:
-                    raise NotationError("FORMAT-1", f"{found.group(3)!r} is not a port; ports: {' '.join(_PORT_OF_LABEL)}")
+                    raise NotationError(
+                        "FORMAT-1", f"{found.group(3)!r} is not a port; ports: {' '.join(_PORT_OF_LABEL)}"
+                    )
                 target = AttachmentPoint(Tile.parse(found.group(2)), port)
             layout = layout.place(tile, target)
             position = found.end()
@@ -398,7 +400,9 @@ def check_target(layout: Layout, index: TileIndex, point_id: PointId) -> None:
         point = POINTS[point_id]
         port = point_id % PORTS
         sniff_base = layout.sniff * PORTS
-        long_side_free = sniff_base + _CHAIN_A in layout.open_point_ids or sniff_base + _CHAIN_B in layout.open_point_ids
+        long_side_free = (
+            sniff_base + _CHAIN_A in layout.open_point_ids or sniff_base + _CHAIN_B in layout.open_point_ids
+        )
         if port >= _ARM_A and point_id // PORTS == layout.sniff and long_side_free:
             raise IllegalMoveError(
                 "SNIFF-2",
@@ -428,8 +432,8 @@ def placement_refusal(layout: Layout, index: TileIndex, point_id: PointId) -> Il
 
 
 def place_lead(index: TileIndex) -> Layout:
-    """The lead, unchecked (OPEN-3). A lead double is the Sniff (SNIFF-1)."""
-    base = index * PORTS
+    """The lead, unchecked (OPEN-3): a layout of one tile, the same for every
+    lead of that tile, so built once. A lead double is the Sniff (SNIFF-1)."""
     return _LEADS[index]
 
 
@@ -575,9 +579,7 @@ def recount_end(placements: tuple[Placement, ...]) -> int:
     for placement in placements:
         tile = placement.tile
         if not tile.is_double:
-            total += sum(
-                _port_value(tile, port) for port in (Port.LOW, Port.HIGH) if (tile, port) not in covered
-            )
+            total += sum(_port_value(tile, port) for port in (Port.LOW, Port.HIGH) if (tile, port) not in covered)
             continue
         long_sides = sum((tile, port) in covered for port in (Port.CHAIN_A, Port.CHAIN_B))
         if long_sides < 2:

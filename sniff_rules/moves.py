@@ -327,7 +327,9 @@ def _apply_place(state: State, seat: Seat, move: Place) -> State:
 
 def _apply_draw(state: State, seat: Seat) -> State:
     if state.drawn >= 0:
-        raise IllegalMoveError("DRAW-2", f"seat {seat} drew {DOUBLE_SIX[state.drawn]}, which fits, and must place it now")
+        raise IllegalMoveError(
+            "DRAW-2", f"seat {seat} drew {DOUBLE_SIX[state.drawn]}, which fits, and must place it now"
+        )
     hands = state.hand_masks
     layout = state.layout
     fits = _fitting(layout)

@@ -158,9 +158,7 @@ LotRound = tuple[tuple[int, int], ...]
 """One round of a lot: ``(seat, drawn value)`` for each candidate, seat order."""
 
 
-def draw_lot(
-    candidates: tuple[int, ...], source: RandomSource
-) -> tuple[int, tuple[LotRound, ...], RandomSource]:
+def draw_lot(candidates: tuple[int, ...], source: RandomSource) -> tuple[int, tuple[LotRound, ...], RandomSource]:
     """The seat chosen by lot, every round drawn, and the next source (OPEN-1).
 
     Each candidate in seat order draws ``1 + source.below(6)``; the highest

@@ -123,6 +123,5 @@ def _settlement(rules: Rules, pips: tuple[int, ...]) -> Settlement:
     return Settlement(pips, deductions, tuple(sides))
 
 
-
 _ROUNDED: Final = tuple(round_to_five(pips) for pips in range(sum(TILE_PIPS) + 1))
 """round_to_five of every pip total a hand can hold: a look-up per hand."""

@@ -385,7 +385,9 @@ def _check_order(order: object) -> tuple[TileIndex, ...]:
         indices.append(tile.index)
     if len(set(indices)) != TILE_COUNT:
         twice = sorted({str(DOUBLE_SIX[i]) for i in indices if indices.count(i) > 1})
-        raise InvalidStateError("SETUP-5", "a deal order holds each of the 28 tiles once; repeated: " + ", ".join(twice))
+        raise InvalidStateError(
+            "SETUP-5", "a deal order holds each of the 28 tiles once; repeated: " + ", ".join(twice)
+        )
     return tile_indices_of(indices)
 
 
@@ -483,7 +485,9 @@ def next_round(state: State, *, order: tuple[Tile, ...] | None = None, opener: S
     source = state.source
     if finisher is not None:
         if opener is not None and opener != finisher:
-            raise InvalidStateError("OPEN-2", f"seat {finisher} played out and opens the next round, not seat {opener!r}")
+            raise InvalidStateError(
+                "OPEN-2", f"seat {finisher} played out and opens the next round, not seat {opener!r}"
+            )
         first: Seat = finisher
         lot: tuple[LotRound, ...] = ()
     else:

@@ -217,9 +217,7 @@ class Playthrough:
 
 
 @st.composite
-def _playthroughs(
-    draw: st.DrawFn, counts: tuple[int, ...], max_moves: int, custom: bool
-) -> Playthrough:
+def _playthroughs(draw: st.DrawFn, counts: tuple[int, ...], max_moves: int, custom: bool) -> Playthrough:
     house_rules = draw(rules(counts, custom=custom), label="rules")
     seed = draw(seeds(), label="seed")
     state = new_match(house_rules, seed)

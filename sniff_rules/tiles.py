@@ -63,16 +63,14 @@ def tile_index_of(low: int, high: int) -> TileIndex:
     return TileIndex(7 * low - low * (low - 1) // 2 + (high - low))
 
 
-def _check_pips(instance: "Tile", _attribute: object, _value: int) -> None:
+def _check_pips(instance: Tile, _attribute: object, _value: int) -> None:
     low, high = instance.low, instance.high
     if type(low) is not int or type(high) is not int:
         raise InvalidTileError("SETUP-1", f"pips must be ints, got {low!r} and {high!r}")
     if not 0 <= low <= HIGHEST_PIP or not 0 <= high <= HIGHEST_PIP:
         raise InvalidTileError("SETUP-1", f"pips run 0..6, got [{low}|{high}]")
     if low > high:
-        raise InvalidTileError(
-            "SETUP-1", f"a tile is written low half first: [{high}|{low}], not [{low}|{high}]"
-        )
+        raise InvalidTileError("SETUP-1", f"a tile is written low half first: [{high}|{low}], not [{low}|{high}]")
 
 
 def _shared_tile(low: Pip, high: Pip) -> Tile:

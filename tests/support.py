@@ -38,8 +38,8 @@ from sniff_rules import (
     apply,
 )
 from sniff_rules.randomness import RandomSource
-from sniff_rules.tiles import HandMask
 from sniff_rules.state import RoundResult
+from sniff_rules.tiles import HandMask
 
 # --- an independent reading of SETUP-5 and OPEN-1, written from the spec text ---
 

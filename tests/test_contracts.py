@@ -281,8 +281,7 @@ def _partners_round_differently(args: tuple[Any, ...]) -> bool:
         return (p + 2) // 5 * 5
 
     return bool(
-        players == 4
-        and any(rounded(pips[s] + pips[s + 2]) != rounded(pips[s]) + rounded(pips[s + 2]) for s in (0, 1))
+        players == 4 and any(rounded(pips[s] + pips[s + 2]) != rounded(pips[s]) + rounded(pips[s + 2]) for s in (0, 1))
     )
 
 

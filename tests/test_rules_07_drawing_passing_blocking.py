@@ -5,9 +5,9 @@ from __future__ import annotations
 import attrs
 
 from sniff_rules import (
-    HandMask,
     DOUBLE_SIX,
     Draw,
+    HandMask,
     IllegalMoveError,
     Pass,
     Phase,

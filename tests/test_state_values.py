@@ -44,7 +44,7 @@ def test_repr_pastes_back_as_an_equal_state(players: int) -> None:
     seen = {Phase.PLAYING: 0, Phase.ROUND_OVER: 0, Phase.MATCH_OVER: 0}
     drawn = 0
     for state in _match_states(players, seed=players):
-        assert state == eval(repr(state), _NAMESPACE)  # noqa: S307 - the library's own repr
+        assert state == eval(repr(state), _NAMESPACE)
         seen[state.phase] += 1
         drawn += state.drawn >= 0
     assert all(seen.values()) and drawn, "the match passes through every phase and a pending draw"
@@ -81,7 +81,12 @@ def test_create_takes_tiles_or_their_text_and_fills_defaults() -> None:
         opener=2,
     )
     assert from_text == from_tiles
-    assert (2, (0, 0, 0), 1, Phase.PLAYING) == (from_text.to_move, from_text.scores, from_text.round_number, from_text.phase)
+    assert (2, (0, 0, 0), 1, Phase.PLAYING) == (
+        from_text.to_move,
+        from_text.scores,
+        from_text.round_number,
+        from_text.phase,
+    )
     assert ((Tile(0, 1), Tile(2, 2)), (Tile(3, 4),), ()) == from_text.hands
     assert (Tile(5, 5), Tile(0, 0)) == from_text.boneyard, "the boneyard keeps its order"
 

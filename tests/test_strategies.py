@@ -31,8 +31,8 @@ from sniff_rules import (
     legal_moves,
     new_match,
     next_round,
+    strategies,
 )
-from sniff_rules import strategies
 from sniff_rules.strategies import (
     NextRound,
     Playthrough,

@@ -14,7 +14,6 @@ from math import prod
 import pytest
 
 from sniff_rules import DOUBLE_SIX, AttachmentPoint, Draw, Pass, Place, Port, Tile, TileIndex
-from sniff_rules.tiles import NO_TILE
 from sniff_rules.layout import (
     _STEPS,
     POINTS,
@@ -31,6 +30,7 @@ from sniff_rules.tiles import (
     HIGH_PIP,
     IS_DOUBLE,
     LOW_PIP,
+    NO_TILE,
     PIP_MASK,
     TILE_PIPS,
     indices_of_mask,

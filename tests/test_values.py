@@ -4,9 +4,6 @@ evolve); ``State.create`` keeps what it is given; moves and placements read back
 
 from __future__ import annotations
 
-import copy
-import pickle
-from collections.abc import Callable
 from typing import Any
 
 import attrs

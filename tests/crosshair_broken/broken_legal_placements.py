@@ -8,7 +8,7 @@ refute the contract, which is copied unchanged from
 
 from __future__ import annotations
 
-from sniff_rules.contracts import LEAD, Move, tile_pips_of
+from sniff_rules.contracts import LEAD, Move
 from sniff_rules.tiles import HIGH_PIP, LOW_PIP
 
 

@@ -8,8 +8,6 @@ refute the contract, which is copied unchanged from
 
 from __future__ import annotations
 
-from sniff_rules.tiles import HIGH_PIP, LOW_PIP, tile_index_of
-
 
 def tile_pips_of(index: int) -> tuple[int, int]:
     """The ``(low, high)`` pips of the tile numbered ``index``.
