@@ -58,8 +58,10 @@ def sealed(factory: Callable[..., Any] | None = None) -> Callable[[type[T]], typ
         def __reduce__(self: object) -> tuple[Callable[..., Any], tuple[object, ...]]:
             return build, tuple(getattr(self, name) for name in names)
 
-        cls.__reduce__ = __reduce__
-        cls.__setstate__ = _refuse_setstate
+        # Any: mypy cannot type methods added to a class after it is made.
+        target: Any = cls
+        target.__reduce__ = __reduce__
+        target.__setstate__ = _refuse_setstate
         return cls
 
     return seal
@@ -102,8 +104,10 @@ def fast_frozen(check: Callable[[Any], None] | None = None) -> Callable[[type[T]
         new.__qualname__ = f"{cls.__name__}.__new__"
         construct.__qualname__ = construct.__name__ = f"construct_{cls.__name__}"
         construct.__doc__ = f"A {cls.__name__} from its fields, as ``{cls.__name__}(...)`` but without type.__call__."
-        cls.__new__ = staticmethod(new)
-        cls._construct = staticmethod(construct)
+        # Any: mypy cannot type methods added to a class after it is made.
+        target: Any = cls
+        target.__new__ = staticmethod(new)
+        target._construct = staticmethod(construct)
         # type.__call__ still runs __init__ after __new__: object's accepts the
         # arguments and does nothing, or ``check`` validates a public call.
         if check is None:
@@ -113,12 +117,12 @@ def fast_frozen(check: Callable[[Any], None] | None = None) -> Callable[[type[T]
             def __init__(self: object, *_args: object, **_kwargs: object) -> None:
                 check(self)
 
-            cls.__init__ = __init__
+            target.__init__ = __init__
 
         def __init_subclass__(_subclass: type[Any], /, **_kwargs: object) -> None:
             raise TypeError(f"{cls.__name__} is final: its fast __new__ builds exactly {cls.__name__}")
 
-        cls.__init_subclass__ = classmethod(__init_subclass__)
+        target.__init_subclass__ = classmethod(__init_subclass__)
         return sealed()(cls)
 
     return build

@@ -113,7 +113,7 @@ def end_count_of(
     pre: all(0 <= value <= 6 and 1 <= sides <= 2 for value, sides in doubles)
     pre: sniff is None or (0 <= sniff[0] <= 6 and 0 <= sniff[1] <= 2 and 0 <= sniff[2] <= (2 if sniff[1] == 2 else 0))
     post: __return__ == sum(free_ends) + sum(2 * value for value, sides in doubles if sides < 2) + (0 if sniff is None else 2 * sniff[0] if sniff[1] < 2 else (2 - sniff[2]) * sniff[0])
-    """
+    """  # noqa: E501 - CrossHair reads each condition from one line
     count = 0
     for pips in free_ends:
         count += pips  # COUNT-1
@@ -144,7 +144,7 @@ def settle_hands(pips_per_seat: tuple[int, ...], players: int) -> tuple[int, ...
     post: len(__return__) == (2 if players == 4 else players)
     post: all(deduction >= 0 and deduction % 5 == 0 for deduction in __return__)
     post: all(__return__[side] == sum((pips_per_seat[seat] + 2) // 5 * 5 for seat in range(side, players, len(__return__))) for side in range(len(__return__)))
-    """
+    """  # noqa: E501 - CrossHair reads each condition from one line
     sides = 2 if players == 4 else players
     deductions = [0] * sides
     for seat, pips in enumerate(pips_per_seat):
@@ -164,7 +164,7 @@ def placeable_tiles(hand: tuple[int, ...], open_values: tuple[int, ...]) -> tupl
     pre: all(0 <= tile < 28 for tile in hand)
     pre: len(open_values) <= 4
     post: list(__return__) == [tile for tile in hand if not open_values or any(value in tile_pips_of(tile) for value in open_values)]
-    """
+    """  # noqa: E501 - CrossHair reads each condition from one line
     if not open_values:
         return hand
     return tuple(tile for tile in hand if any(_fits(tile, value) for value in open_values))
@@ -178,15 +178,10 @@ def legal_placements(hand: tuple[int, ...], open_values: tuple[int, ...]) -> tup
     pre: all(0 <= tile < 28 for tile in hand)
     pre: len(open_values) <= 4
     post: list(__return__) == [(point, tile) for point in (range(len(open_values)) if open_values else (LEAD,)) for tile in hand if not open_values or open_values[point] in tile_pips_of(tile)]
-    """
+    """  # noqa: E501 - CrossHair reads each condition from one line
     if not open_values:
         return tuple((LEAD, tile) for tile in hand)
-    moves: list[Move] = []
-    for point, value in enumerate(open_values):
-        for tile in hand:
-            if _fits(tile, value):
-                moves.append((point, tile))
-    return tuple(moves)
+    return tuple((point, tile) for point, value in enumerate(open_values) for tile in hand if _fits(tile, value))
 
 
 def placing_hand(hand: tuple[int, ...], drawn: int) -> tuple[int, ...]:

@@ -144,11 +144,11 @@ class AttachmentPoint:
 
 
 def _make_points() -> tuple[AttachmentPoint | None, ...]:
-    table: list[AttachmentPoint | None] = []
-    for tile in DOUBLE_SIX:
-        for port in Port:
-            table.append(None if tile.is_double == (port <= Port.HIGH) else AttachmentPoint(tile, port))
-    return tuple(table)
+    return tuple(
+        None if tile.is_double == (port <= Port.HIGH) else AttachmentPoint(tile, port)
+        for tile in DOUBLE_SIX
+        for port in Port
+    )
 
 
 _POINT_OR_NONE: Final = _make_points()
@@ -355,10 +355,7 @@ class Layout:
             target = placement.target
             if target is not None:
                 tile = placement.tile
-                if tile.is_double:
-                    port = Port.CHAIN_A
-                else:
-                    port = Port.LOW if tile.low == target.value else Port.HIGH
+                port = Port.CHAIN_A if tile.is_double else Port.LOW if tile.low == target.value else Port.HIGH
                 joined.append(Connection(target, AttachmentPoint(tile, port)))
         return tuple(joined)
 
@@ -456,7 +453,7 @@ def place_on(layout: Layout, index: TileIndex, point_id: PointId) -> Layout:
         count, sniff = _attach_by_chain_or_double(open_ids, layout.end_count, sniff, index, point_id)
         open_ids.sort()
     return _build_layout(
-        placements=layout.placements + (placement,),
+        placements=layout.placements + (placement,),  # noqa: RUF005 - hot path: cheaper than unpacking
         open_point_ids=point_ids_of(open_ids),
         end_count=count,
         sniff=sniff,
@@ -471,7 +468,7 @@ def _attach_by_chain_or_double(
     side is covered; adds the points this opens to ``open_ids``."""
     value = POINT_VALUE[point_id]
     port = point_id % PORTS
-    if port == _CHAIN_A or port == _CHAIN_B:
+    if port == _CHAIN_A or port == _CHAIN_B:  # noqa: SIM109 - hot path: builds no tuple of globals
         if point_id ^ 1 in open_ids:
             pass  # COUNT-2: the double still has a free long side and still counts both halves
         else:

@@ -118,7 +118,7 @@ def settle_masks(rules: Rules, hand_masks: tuple[HandMask, ...]) -> Settlement:
 def _settlement(rules: Rules, pips: tuple[int, ...]) -> Settlement:
     deductions = tuple([_ROUNDED[p] for p in pips])
     sides = [0] * rules.sides
-    for side, deduction in zip(rules.seat_sides, deductions):
+    for side, deduction in zip(rules.seat_sides, deductions, strict=True):
         sides[side] += deduction
     return Settlement(pips, deductions, tuple(sides))
 

@@ -339,8 +339,10 @@ EXPECTED: Final = {
             "end_count_of",
             frozenset(
                 {
-                    "__return__ == sum(free_ends) + sum(2 * value for value, sides in doubles if sides < 2)"
-                    " + (0 if sniff is None else 2 * sniff[0] if sniff[1] < 2 else (2 - sniff[2]) * sniff[0])"
+                    (
+                        "__return__ == sum(free_ends) + sum(2 * value for value, sides in doubles if sides < 2)"
+                        " + (0 if sniff is None else 2 * sniff[0] if sniff[1] < 2 else (2 - sniff[2]) * sniff[0])"
+                    )
                 }
             ),
             _extended_double_with_pips,
@@ -352,8 +354,10 @@ EXPECTED: Final = {
             "settle_hands",
             frozenset(
                 {
-                    "all(__return__[side] == sum((pips_per_seat[seat] + 2) // 5 * 5 for seat in range(side,"
-                    " players, len(__return__))) for side in range(len(__return__)))"
+                    (
+                        "all(__return__[side] == sum((pips_per_seat[seat] + 2) // 5 * 5 for seat in range(side,"
+                        " players, len(__return__))) for side in range(len(__return__)))"
+                    )
                 }
             ),
             _partners_round_differently,
@@ -365,9 +369,11 @@ EXPECTED: Final = {
             "legal_placements",
             frozenset(
                 {
-                    "list(__return__) == [(point, tile) for point in (range(len(open_values)) if open_values"
-                    " else (LEAD,)) for tile in hand if not open_values or open_values[point] in"
-                    " tile_pips_of(tile)]"
+                    (
+                        "list(__return__) == [(point, tile) for point in (range(len(open_values)) if open_values"
+                        " else (LEAD,)) for tile in hand if not open_values or open_values[point] in"
+                        " tile_pips_of(tile)]"
+                    )
                 }
             ),
             _tile_fits_two_points,
@@ -418,7 +424,7 @@ def runs() -> dict[tuple[str, ...], Run]:
     proofs = sorted(proof_jobs().items(), key=lambda job: -len(job[1].post))  # the longest first
     jobs = [job for job, _ in proofs] + [broken_job(name) for name in (*sorted(EXPECTED), UNEXERCISED)]
     with ThreadPoolExecutor(max_workers=WORKERS) as pool:
-        return dict(zip(jobs, pool.map(run_crosshair, jobs)))
+        return dict(zip(jobs, pool.map(run_crosshair, jobs), strict=True))
 
 
 def test_every_contract_is_in_a_checked_module() -> None:
@@ -438,9 +444,11 @@ def test_every_contract_is_in_a_checked_module() -> None:
                 problems.append(f"{name} has no post: line")
             if contract.inv:
                 problems.append(f"{name} has an inv: line")
-    for module in CONTRACT_MODULES:
-        if not contracts_in(module_path(module)):
-            problems.append(f"{module} is in CONTRACT_MODULES but has no contract")
+    problems += [
+        f"{module} is in CONTRACT_MODULES but has no contract"
+        for module in CONTRACT_MODULES
+        if not contracts_in(module_path(module))
+    ]
     assert not problems, "\n".join(problems)
 
 
@@ -506,7 +514,8 @@ def test_crosshair_catches_the_broken_copy(runs: dict[tuple[str, ...], Run], nam
     that exercises the bug, and reports nothing but counterexamples and passes."""
     planted = EXPECTED[name]
     run = runs[broken_job(name)]
-    assert run.returncode == 1 and not run.stderr.strip(), run.describe()
+    assert run.returncode == 1, run.describe()
+    assert not run.stderr.strip(), run.describe()
     refuted: set[str] = set()
     calls: list[str] = []
     reports, unexpected = parse(run)
@@ -516,7 +525,8 @@ def test_crosshair_catches_the_broken_copy(runs: dict[tuple[str, ...], Run], nam
             assert report.message in PASSING, run.describe()
             continue
         found = _COUNTEREXAMPLE.match(report.message)
-        assert found is not None and found["function"] == planted.function, run.describe()
+        assert found is not None, run.describe()
+        assert found["function"] == planted.function, run.describe()
         # Not literal_eval: crosshair writes an argument repeated by identity as ``v1:=(), v1``.
         args = eval(f"({found['args']},)", {"__builtins__": {}})
         assert planted.witness(args), f"{report.message} does not exercise the planted bug\n{run.describe()}"

@@ -76,7 +76,7 @@ def checked(function: Callable[..., R], *args: Any) -> R:
     and every ``post:`` for the result."""
     name, parameters, pre, post = _contract_of(function)
     # One dict for globals and locals, as comprehensions in a condition see only globals.
-    scope = {**vars(sys.modules[function.__module__]), **dict(zip(parameters, args))}
+    scope = {**vars(sys.modules[function.__module__]), **dict(zip(parameters, args, strict=True))}
     for text, code in pre:
         assert eval(code, scope), f"{name}{args} misses pre: {text}"
     result = function(*args)
@@ -95,7 +95,8 @@ def _contract_of(function: Callable[..., object]) -> tuple[str, tuple[str, ...],
     found = [match.groups() for match in map(_CONDITION.match, (function.__doc__ or "").splitlines()) if match]
     pre = tuple((text, compile(text, "<pre>", "eval")) for kind, text in found if kind == "pre")
     post = tuple((text, compile(text, "<post>", "eval")) for kind, text in found if kind == "post")
-    assert pre and post, f"{function} has no contract"
+    assert pre, f"{function} has no precondition"
+    assert post, f"{function} has no postcondition"
     return getattr(function, "__name__", repr(function)), parameters, pre, post
 
 
@@ -254,7 +255,7 @@ def test_settlement_agrees_on_any_hands(players: int, owners: list[int]) -> None
     """SETTLE-1..3 for hands no play reaches, e.g. every tile in hand, via
     :func:`settle_round`; -1 leaves a tile out of every hand."""
     hands = tuple(
-        tuple(tile for tile, owner in zip(DOUBLE_SIX, owners) if owner % players == seat and owner >= 0)
+        tuple(tile for tile, owner in zip(DOUBLE_SIX, owners, strict=True) if owner % players == seat and owner >= 0)
         for seat in range(players)
     )
     pips = tuple(sum(tile.pips for tile in hand) for hand in hands)

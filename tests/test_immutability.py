@@ -194,7 +194,7 @@ def test_the_fast_path_refuses_what_it_would_skip() -> None:
 
 
 def test_a_fast_class_is_built_from_its_fields_and_is_final() -> None:
-    """A fast class takes its fields by position and keyword, with defaults, checks public calls, and refuses subclasses."""
+    """A fast class takes fields by position and keyword, with defaults, checks public calls, refuses subclasses."""
     checked: list[object] = []
 
     @fast_frozen(check=checked.append)

@@ -203,14 +203,14 @@ def test_a_malformed_argument_is_a_typed_error_naming_its_rule(
     ids=["a key twice", "a number a double cannot hold", "NaN", "an integer beyond 2**53 - 1", "nesting too deep"],
 )
 def test_malformed_json_is_refused_before_any_rule_of_play(text: str) -> None:
-    """FORMAT-2: a state document that is not well-formed JSON of the documented kinds is a NotationError citing FORMAT-2."""
+    """FORMAT-2: a state document that is not JSON of the documented kinds is a NotationError citing FORMAT-2."""
     with pytest.raises(NotationError) as caught:
         state_from_json(text)
     assert "FORMAT-2" == caught.value.rule, str(caught.value)
 
 
 def test_a_lot_that_ties_for_ever_gives_up() -> None:
-    """OPEN-1: a source whose below() always returns 0 ties every lot; the lot stops with a refusal instead of looping."""
+    """OPEN-1: a source whose below() always returns 0 ties every lot; the lot stops with a refusal, not a loop."""
 
     class Stuck:
         def below(self, bound: int) -> tuple[int, Stuck]:

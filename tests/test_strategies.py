@@ -135,8 +135,10 @@ def test_rules_are_valid_house_rules(house: Rules) -> None:
     """SETUP-2, SETUP-3, SETUP-4: every drawn rule set passes the Rules validators and leaves a boneyard."""
     assert house == Rules(house.players, house.hand_size, house.target)
     assert house.players in (2, 3, 4)
-    assert 1 <= house.hand_size and house.players * house.hand_size < 28
-    assert house.target > 0 and house.target % 5 == 0
+    assert 1 <= house.hand_size
+    assert house.players * house.hand_size < 28
+    assert house.target > 0
+    assert house.target % 5 == 0
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -182,7 +184,7 @@ def test_seeds_deal_matches(seed: int) -> None:
 
 @given(playthroughs(max_moves=150))
 def test_playthroughs_are_legal_play_and_replay(played: Playthrough) -> None:
-    """TURN-1, END-1, OPEN-2, MATCH-2: each step was legal where it was made, and replaying the steps gives the state."""
+    """TURN-1, END-1, OPEN-2, MATCH-2: each step was legal where made, and replaying the steps gives the state."""
     state = new_match(played.rules, played.seed)
     for step in played.steps:
         assert state.phase is not Phase.MATCH_OVER
@@ -243,7 +245,7 @@ def test_legal_moves_of_are_legal(state: State, data: st.DataObject) -> None:
 
 @given(states(max_moves=100), st.data())
 def test_illegal_moves_of_are_refused_and_change_nothing(state: State, data: st.DataObject) -> None:
-    """TURN-2, PLACE-1, PLACE-3, END-1, MATCH-2: an illegal move is not listed, raises a SniffError, leaves the state."""
+    """TURN-2, PLACE-1, PLACE-3, END-1, MATCH-2: an illegal move is not listed, raises SniffError, leaves the state."""
     before = repr(state)
     move = data.draw(illegal_moves_of(state))
     assert move not in legal_moves(state)
@@ -271,7 +273,7 @@ def test_illegal_moves_of_are_refused_and_change_nothing(state: State, data: st.
     ],
 )
 def test_illegal_moves_of_break_each_rule(name: str, state: State, rule: str) -> None:
-    """TURN-2, PLACE-1, PLACE-3, OPEN-3, SNIFF-2, DRAW-1, DRAW-2, PASS-1, END-1, MATCH-2: each kind of illegal move is drawn."""
+    """TURN-2, PLACE-1, PLACE-3, OPEN-3, SNIFF-2, DRAW-1, DRAW-2, PASS-1, END-1, MATCH-2: each kind is drawn."""
     assert (ROUND_OVER.phase, MATCH_OVER.phase) == (Phase.ROUND_OVER, Phase.MATCH_OVER)
     found = find(illegal_moves_of(state), lambda move: refusal(state, move) == rule, settings=SEARCH)
     assert rule == refusal(state, found), (name, found)

@@ -34,14 +34,22 @@ def test_public_api_types_are_pinned() -> None:
         if "Revealed type" in line
     ]
     assert [
-        '"def (state: sniff_rules.state.State) -> tuple[sniff_rules.moves.Place | sniff_rules.moves.Draw'
-        ' | sniff_rules.moves.Pass, ...]"',
-        '"def (state: sniff_rules.state.State, move: sniff_rules.moves.Place | sniff_rules.moves.Draw'
-        ' | sniff_rules.moves.Pass) -> sniff_rules.state.State"',
-        '"def (rules: sniff_rules.rules.Rules, seed: int | None =, *, source: sniff_rules.randomness.'
-        "RandomSource | None =, order: tuple[sniff_rules.tiles.Tile, ...] | None =, opener: int"
-        ' | None =) -> sniff_rules.state.State"',
+        (
+            '"def (state: sniff_rules.state.State) -> tuple[sniff_rules.moves.Place | sniff_rules.moves.Draw'
+            ' | sniff_rules.moves.Pass, ...]"'
+        ),
+        (
+            '"def (state: sniff_rules.state.State, move: sniff_rules.moves.Place | sniff_rules.moves.Draw'
+            ' | sniff_rules.moves.Pass) -> sniff_rules.state.State"'
+        ),
+        (
+            '"def (rules: sniff_rules.rules.Rules, seed: int | None =, *, source: sniff_rules.randomness.'
+            "RandomSource | None =, order: tuple[sniff_rules.tiles.Tile, ...] | None =, opener: int"
+            ' | None =) -> sniff_rules.state.State"'
+        ),
         '"def (layout: sniff_rules.layout.Layout) -> sniff_rules.scoring.PlayScore"',
-        '"def (rules: sniff_rules.rules.Rules, hands: tuple[tuple[sniff_rules.tiles.Tile, ...],'
-        ' ...]) -> sniff_rules.scoring.Settlement"',
+        (
+            '"def (rules: sniff_rules.rules.Rules, hands: tuple[tuple[sniff_rules.tiles.Tile, ...],'
+            ' ...]) -> sniff_rules.scoring.Settlement"'
+        ),
     ] == revealed

@@ -18,7 +18,7 @@ def end_count_of(
     pre: all(0 <= value <= 6 and 1 <= sides <= 2 for value, sides in doubles)
     pre: sniff is None or (0 <= sniff[0] <= 6 and 0 <= sniff[1] <= 2 and 0 <= sniff[2] <= (2 if sniff[1] == 2 else 0))
     post: __return__ == sum(free_ends) + sum(2 * value for value, sides in doubles if sides < 2) + (0 if sniff is None else 2 * sniff[0] if sniff[1] < 2 else (2 - sniff[2]) * sniff[0])
-    """
+    """  # noqa: E501 - CrossHair reads each condition from one line
     count = 0
     for pips in free_ends:
         count += pips

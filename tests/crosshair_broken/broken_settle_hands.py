@@ -18,7 +18,7 @@ def settle_hands(pips_per_seat: tuple[int, ...], players: int) -> tuple[int, ...
     post: len(__return__) == (2 if players == 4 else players)
     post: all(deduction >= 0 and deduction % 5 == 0 for deduction in __return__)
     post: all(__return__[side] == sum((pips_per_seat[seat] + 2) // 5 * 5 for seat in range(side, players, len(__return__))) for side in range(len(__return__)))
-    """
+    """  # noqa: E501 - CrossHair reads each condition from one line
     sides = 2 if players == 4 else players
     side_pips = [0] * sides
     for seat, pips in enumerate(pips_per_seat):

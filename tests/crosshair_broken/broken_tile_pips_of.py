@@ -8,6 +8,8 @@ refute the contract, which is copied unchanged from
 
 from __future__ import annotations
 
+from sniff_rules.tiles import HIGH_PIP, LOW_PIP, tile_index_of  # noqa: F401 - read by the post: conditions
+
 
 def tile_pips_of(index: int) -> tuple[int, int]:
     """The ``(low, high)`` pips of the tile numbered ``index``.
