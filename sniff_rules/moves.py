@@ -1,9 +1,10 @@
 """Moves, the legal moves of a state, and applying a move (TURN-1..2).
 
-``legal_moves`` lists every move the seat to move may make, in a fixed
-order (by open point, then tile); ``apply`` returns the next state or
-raises :class:`~sniff_rules.errors.IllegalMoveError` naming the rule, and
-never changes the state it was given.
+``legal_moves`` lists every move the seat to move may make (CONV-1), in a
+fixed order: by open point, then tile (CONV-2); ``apply`` returns the next
+state or raises :class:`~sniff_rules.errors.IllegalMoveError` naming the
+rule, the rule cited when several apply chosen in a fixed order (CONV-3),
+and never changes the state it was given.
 """
 
 from __future__ import annotations
@@ -213,9 +214,14 @@ def apply(state: State, move: Move) -> State:
     """The state after ``move``; raises :class:`IllegalMoveError` if it is not legal.
 
     A value that is no move at all raises :class:`InvalidMoveError`, and
-    something that is not a State :class:`InvalidStateError`. Refusals are
-    checked in a fixed order: the match or round over (MATCH-2, END-1), the
-    move's kind (TURN-1), the seat (TURN-2), then the move itself.
+    something that is not a State :class:`InvalidStateError`. When several
+    rules refuse a move, the first of this order is cited (CONV-3): the
+    match or round over (MATCH-2, END-1), the move's kind (TURN-1), the
+    seat (TURN-2), a drawn tile waiting to be placed (DRAW-2 for a draw or
+    another tile, PASS-1 for a pass), then the move itself: a draw where a
+    placement exists (DRAW-1) or from an empty boneyard (DRAW-2); a pass
+    (PASS-1); a tile not held (PLACE-3), then the table (OPEN-3, SNIFF-2,
+    PLACE-1).
 
     >>> from sniff_rules import Port, Rules, new_match
     >>> state = new_match(Rules.standard(4), seed=3)
@@ -264,13 +270,15 @@ def _apply_place(state: State, seat: Seat, move: Place) -> State:
     index = tile.index
     hands = state.hand_masks
     hand = hands[seat]
+    drawn = state.drawn
+    # CONV-3: the drawn tile waiting is checked before the hand, as a draw and
+    # a pass check it first: while it waits, any other tile cites DRAW-2.
+    if drawn >= 0 and index != drawn:
+        raise IllegalMoveError("DRAW-2", f"seat {seat} drew {DOUBLE_SIX[drawn]} and must place it, not {tile}")
     if not hand >> index & 1:
         raise IllegalMoveError(
             "PLACE-3", f"seat {seat} does not hold {tile}; it holds " + " ".join(map(str, tiles_of_mask(hand)))
         )
-    drawn = state.drawn
-    if drawn >= 0 and index != drawn:
-        raise IllegalMoveError("DRAW-2", f"seat {seat} drew {DOUBLE_SIX[drawn]} and must place it, not {tile}")
     layout = state.layout
     target = move.target
     if target is None:
@@ -302,7 +310,7 @@ def _apply_place(state: State, seat: Seat, move: Place) -> State:
             return _construct_state(
                 context=state.context,
                 phase=Phase.MATCH_OVER,
-                to_move=seat,
+                to_move=seat,  # CONV-4: the winning placer
                 hand_masks=hands,
                 boneyard_ids=state.boneyard_ids,
                 layout=layout,
@@ -401,7 +409,7 @@ def _end_round(
     return _construct_state(
         context=construct_context(rules, context.round_number, context.opener, context.source, context.lot, result),
         phase=Phase.ROUND_OVER,
-        to_move=state.to_move,
+        to_move=state.to_move,  # CONV-4: the seat that moved last
         hand_masks=hands,
         boneyard_ids=state.boneyard_ids if boneyard is None else boneyard,
         layout=layout,
