@@ -20,7 +20,8 @@ shipped inside the package (:func:`shipped_vectors`):
 :func:`check_paths` replays files and reports one :class:`VectorResult` per
 vector; a malformed vector fails naming FORMAT-1 or FORMAT-2 (the files are
 read by :mod:`sniff_rules.jsonio`). :mod:`sniff_rules.vectorgen` writes the
-generated files.
+generated files. The randomness, refusal and tally files, and the seeds a
+perft position names, are checked by :mod:`sniff_rules.vectorchecks`.
 """
 
 from __future__ import annotations
@@ -290,6 +291,9 @@ def _check_perft_position(position: Mapping[str, JsonValue]) -> None:
     if "state" in position:
         _expect_equal("the start position as a state", position["state"], state_to_data(state))
     depth = json_int(json_field(position, "depth", "position"), "depth")
+    from sniff_rules.vectorchecks import check_perft_seeds  # builds on this module, so imported here
+
+    check_perft_seeds(position, state)
     counts, divide = perft(state, depth)
     _expect_equal("counts at depths 1..depth", json_field(position, "counts", "position"), counts)
     _expect_equal(
@@ -494,10 +498,14 @@ def check_file(path: Traversable, label: str | None = None) -> list[VectorResult
         return [VectorResult(name, "file", "neither a JSON object nor JSON lines")]
     if data.get("format") != VECTOR_FORMAT:
         return [VectorResult(name, "file", f"format {data.get('format')!r:.40}; this runner reads {VECTOR_FORMAT}")]
+    # Imported here: sniff_rules.vectorchecks builds on this module.
+    from sniff_rules.vectorchecks import CHECKERS
+
     checkers: dict[str, Callable[[str, Mapping[str, JsonValue]], list[VectorResult]]] = {
         "layout-examples": _check_layout_examples,
         "settlement": _check_settlement,
         "perft": _check_perft,
+        **CHECKERS,
     }
     checker = checkers.get(str(data.get("kind")))
     if checker is None:

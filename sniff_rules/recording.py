@@ -29,11 +29,15 @@ VECTOR_FORMAT: Final = 1
 RECORDED_FORMAT: Final = "sniff-rules/recorded@1"
 """The ``kind`` of a recorded file's header line."""
 
+POLICY_SEED_OFFSET: Final = 500_000
+"""A generated match's ``policy_seed`` is its ``seed`` plus this, so that the two sources differ."""
+
 POLICY_TEXT: Final = (
-    "Moves are chosen by a SplitMix64 source seeded with the match's policy_seed (SETUP-5's"
-    " generator, separate from the match's own source): before each move, with L the legal"
-    " moves in canonical order, the move is L[below(len(L))]. Canonical order: a lead by tile"
-    " index (SETUP-1); otherwise by attachment point (tile index * 6 + port, ports low=0,"
+    "Moves are chosen by one SplitMix64 source seeded with the match's policy_seed (SETUP-5's"
+    " generator, apart from the match's own source), which serves the whole match, every round:"
+    " before each move, a forced one included (below(1) still draws an output), with L the legal"
+    " moves in canonical order (CONV-2), the move is L[below(len(L))]. Canonical order: a lead by"
+    " tile index (SETUP-1); otherwise by attachment point (tile index * 6 + port, ports low=0,"
     " high=1, chain-a=2, chain-b=3, arm-a=4, arm-b=5), then by tile index; a draw or a pass is"
     " alone. New rounds are dealt by the match's own source (seed) exactly as SETUP-5 and"
     " OPEN-1/OPEN-2 say."

@@ -1,7 +1,8 @@
-"""The generator of the generated conformance vectors: perft counts and recorded play.
+"""The generator of the generated conformance vectors: perft counts, randomness, recorded play.
 
-``perft.json`` and ``recorded/players-{2,3,4}.jsonl`` under ``specs/vectors``
-are rebuilt from the engine by :func:`generated_files`; ``python -m
+``perft.json``, ``randomness.json`` (built by :mod:`sniff_rules.randomgen`)
+and ``recorded/players-{2,3,4}.jsonl`` under ``specs/vectors`` are rebuilt
+from the engine by :func:`generated_files`; ``python -m
 sniff_rules vectors`` diffs them against the files (:func:`diff_generated`)
 or writes them over the files with ``--write``. The hand-written files are
 never generated. Generation is deterministic: the same engine writes the
@@ -21,8 +22,10 @@ from sniff_rules.codec import lot_to_data, rules_to_data, state_from_data, state
 from sniff_rules.jsonio import JsonObject, JsonValue
 from sniff_rules.moves import apply, legal_moves
 from sniff_rules.perft import perft
+from sniff_rules.randomgen import randomness_document
 from sniff_rules.randomness import RandomSource, SplitMix64
 from sniff_rules.recording import (
+    POLICY_SEED_OFFSET,
     POLICY_TEXT,
     RECORDED_FORMAT,
     VECTOR_FORMAT,
@@ -50,11 +53,15 @@ for draws, passes, blocks and the round's end to appear in its tree."""
 
 GENERATED_FILES: Final = (
     "perft.json",
+    "randomness.json",
     "recorded/players-2.jsonl",
     "recorded/players-3.jsonl",
     "recorded/players-4.jsonl",
 )
 """The files under ``specs/vectors`` that ``vectors --write`` may rewrite; all others are written by hand."""
+
+HAND_WRITTEN_FILES: Final = ("refusals.json", "seed_examples.json", "settlement.json", "tally.json")
+"""The vector files written by hand, never generated: each states what the rules say, not what the engine did."""
 
 GENERATOR_COMMAND: Final = "python3 -m sniff_rules vectors --write"
 
@@ -135,7 +142,7 @@ def recorded_text(players: int, matches: int = MATCHES_PER_PLAYER_COUNT) -> tupl
     total = RecordedTally()
     for number in range(1, matches + 1):
         seed = players * 1000 + number
-        match_lines, tally = record_match(f"{players}p-{number:02d}", players, seed, seed + 500_000)
+        match_lines, tally = record_match(f"{players}p-{number:02d}", players, seed, seed + POLICY_SEED_OFFSET)
         lines += match_lines
         total = total + tally
     summary: JsonObject = {"type": "summary"}
@@ -147,8 +154,8 @@ def recorded_text(players: int, matches: int = MATCHES_PER_PLAYER_COUNT) -> tupl
 # ---------------------------------------------------------------- perft
 
 
-def _perft_position(name: str, start: JsonObject, state: State, note: str) -> JsonObject:
-    """A perft vector for ``state``, which ``start`` describes."""
+def _perft_position(name: str, start: JsonObject, state: State, note: str, seeds: JsonObject) -> JsonObject:
+    """A perft vector for ``state``, which ``start`` describes; ``seeds`` names where a dealt start came from."""
     depth = 1
     counts, divide = perft(state, depth)
     # Deepen while the next level stays within the budget, so the file costs seconds to check.
@@ -159,7 +166,15 @@ def _perft_position(name: str, start: JsonObject, state: State, note: str) -> Js
         depth, counts, divide = depth + 1, deeper, deeper_divide
     counts_data: list[JsonValue] = list(counts)
     divide_data: JsonObject = dict(divide)
-    return {"name": name, "note": note, "start": start, "depth": depth, "counts": counts_data, "divide": divide_data}
+    return {
+        "name": name,
+        **seeds,
+        "note": note,
+        "start": start,
+        "depth": depth,
+        "counts": counts_data,
+        "divide": divide_data,
+    }
 
 
 def _deal_start(rules: Rules, seed: int) -> tuple[JsonObject, State]:
@@ -169,12 +184,12 @@ def _deal_start(rules: Rules, seed: int) -> tuple[JsonObject, State]:
     return {"deal": deal, "moves": []}, new_match(rules, order=order, opener=opener)
 
 
-def _late_round(rules: Rules, seed: int) -> tuple[JsonObject, State]:
+def _late_round(rules: Rules, seed: int) -> tuple[JsonObject, State, int]:
     """A position late in a round, reached by the recording policy, with at most three tiles
-    left to draw; from the first seed at or after ``seed`` whose round gets that far."""
+    left to draw; from the first seed at or after ``seed`` whose round gets that far (returned too)."""
     while True:
         start, state = _deal_start(rules, seed)
-        policy: RandomSource = SplitMix64.from_seed(seed + 500_000)
+        policy: RandomSource = SplitMix64.from_seed(seed + POLICY_SEED_OFFSET)
         played: list[JsonValue] = []
         while state.phase is Phase.PLAYING and len(state.boneyard) > LATE_ROUND_BONEYARD:
             options = legal_moves(state)
@@ -183,7 +198,7 @@ def _late_round(rules: Rules, seed: int) -> tuple[JsonObject, State]:
             played.append(str(options[index]))
         if state.phase is Phase.PLAYING:
             start["moves"] = played
-            return start, state
+            return start, state, seed
         seed += 1
 
 
@@ -195,19 +210,18 @@ def perft_text() -> str:
         for seed in (1, 2):
             number = players * 100 + seed
             start, state = _deal_start(rules, number)
-            note = (
-                f"a fresh deal: lot, then shuffle, from SplitMix64 seed {number} (OPEN-1, SETUP-5);"
-                " the opener leads (OPEN-3)"
-            )
-            positions.append(_perft_position(f"{players}p-deal-{number}", start, state, note))
-        start, state = _late_round(rules, players * 100 + 3)
+            note = "a fresh deal from seed: the lot, then the shuffle (OPEN-1, SETUP-5); the opener leads (OPEN-3)"
+            positions.append(_perft_position(f"{players}p-deal-{number}", start, state, note, {"seed": number}))
+        start, state, seed = _late_round(rules, players * 100 + 3)
         name = f"{players}p-late-round"
         late = _perft_position(
             name,
             start,
             state,
-            "late in a round: draws (DRAW-1, DRAW-2), passes (PASS-1), blocks (BLOCK-1) and the"
+            "late in a round: the deal of seed, then the moves the recording policy chose from"
+            " policy_seed; draws (DRAW-1, DRAW-2), passes (PASS-1), blocks (BLOCK-1) and the"
             " round's end (END-1) cut sequences short; state is the position the moves reach",
+            {"seed": seed, "policy_seed": seed + POLICY_SEED_OFFSET},
         )
         late["state"] = state_to_data(state)
         positions.append(late)
@@ -221,6 +235,7 @@ def perft_text() -> str:
                 state_from_data(near),
                 "the late-round position with every side 5 short of the target: any scoring"
                 " placement ends the match (MATCH-1, MATCH-2)",
+                {},
             )
         )
     document: JsonObject = {
@@ -230,11 +245,19 @@ def perft_text() -> str:
             "counts[d-1] is the number of distinct legal move sequences of length d from the start"
             " position (a draw and a pass are moves; a sequence ends where the round or match ends,"
             " contributing nothing deeper). divide maps each legal first move to the count at full"
-            f" depth below it. Generated by: {GENERATOR_COMMAND}"
+            " depth below it, keyed by its text. seed, where given, is the SplitMix64 seed the deal"
+            " was drawn from (a match started from it: the lot, then the shuffle); policy_seed, where"
+            " given, seeds the recording policy that chose the moves after the deal."
         ),
+        "generator": GENERATOR_COMMAND,
         "positions": positions,
     }
     return dump_vector_json(document)
+
+
+def randomness_text() -> str:
+    """The generated ``randomness.json`` (see :mod:`sniff_rules.randomgen`)."""
+    return dump_vector_json(randomness_document(GENERATOR_COMMAND))
 
 
 # ---------------------------------------------------------------- files
@@ -281,6 +304,7 @@ def generated_files() -> tuple[dict[str, str], RecordedTally]:
         files[f"recorded/players-{players}.jsonl"] = text
         total = total + tally
     files["perft.json"] = perft_text()
+    files["randomness.json"] = randomness_text()
     assert sorted(files) == sorted(GENERATED_FILES)
     return files, total
 

@@ -21,12 +21,13 @@ from sniff_rules.conformance import (
     shipped_vectors,
     vector_paths,
 )
-from sniff_rules.vectorgen import GENERATED_FILES
+from sniff_rules.vectorchecks import VECTOR_GROUPS
+from sniff_rules.vectorgen import GENERATED_FILES, HAND_WRITTEN_FILES
 
 ROOT = Path(__file__).resolve().parent.parent
 VECTORS = ROOT / "specs" / "vectors"
 SCHEMA = VECTORS / "schema.json"
-HAND_WRITTEN = ("seed_examples.json", "settlement.json")
+HAND_WRITTEN = HAND_WRITTEN_FILES
 RECORDED_DEFS = {
     "header": "recordedHeader",
     "match": "recordedMatch",
@@ -58,9 +59,8 @@ def vector_names(path: Traversable) -> list[str]:
         names = [str(line["match"]) for line in data if isinstance(line, dict) and line.get("type") == "match"]
         return [*names, "summary"]
     assert isinstance(data, dict)
-    groups = {"layout-examples": ["examples"], "settlement": ["hands", "scenarios"], "perft": ["positions"]}
     found: list[str] = []
-    for group in groups[str(data["kind"])]:
+    for group in VECTOR_GROUPS[str(data["kind"])]:
         items = data[group]
         assert isinstance(items, list)
         found += [str(item["name"]) for item in items if isinstance(item, dict)]

@@ -11,11 +11,12 @@ import pytest
 from sniff_rules import vectorgen
 from sniff_rules.cli import main
 from sniff_rules.jsonio import JsonValue, load_json
-from sniff_rules.recording import RecordedTally
+from sniff_rules.randomness import SplitMix64, draw_lot
+from sniff_rules.recording import POLICY_TEXT, RecordedTally
 from sniff_rules.vectorgen import GENERATED_FILES, diff_generated, dump_vector_json, generated_files, source_vector_dir
 
 VECTORS = Path(__file__).resolve().parent.parent / "specs" / "vectors"
-HAND_WRITTEN = ("seed_examples.json", "settlement.json")
+HAND_WRITTEN = ("refusals.json", "seed_examples.json", "settlement.json", "tally.json")
 
 
 @cache
@@ -104,3 +105,47 @@ def test_vectors_write_needs_a_folder_outside_a_checkout(
     monkeypatch.setattr(vectorgen, "generated_files", lambda: pytest.fail("nothing is generated"))
     assert 2 == main(["vectors", "--write"])
     assert "--dir" in capsys.readouterr().out
+
+
+def test_the_recording_policy_draws_before_forced_moves_too() -> None:
+    """FORMAT-2 CONV-1: replaying a recorded match's choices needs a draw before every move, a forced one included."""
+    lines = [json.loads(text) for text in (VECTORS / "recorded" / "players-2.jsonl").read_text().splitlines()]
+    starts = [number for number, line in enumerate(lines) if line["type"] in ("match", "summary")]
+    match, played = lines[starts[0]], lines[starts[0] + 1 : starts[1]]
+    moves = [line["move"] for line in played if line["type"] == "move"]
+    legal_before = [line["legal"] for line in played if line["type"] in ("deal", "move")]
+
+    def chosen(skip_forced: bool) -> list[str]:
+        policy = SplitMix64.from_seed(match["policy_seed"])
+        picks = []
+        for legal in legal_before[: len(moves)]:
+            if not legal:
+                continue
+            if skip_forced and len(legal) == 1:
+                picks.append(legal[0])
+                continue
+            index, policy = policy.below(len(legal))
+            picks.append(legal[index])
+        return picks
+
+    assert moves[: len(chosen(False))] == chosen(False)
+    assert any(len(legal) == 1 for legal in legal_before)
+    assert moves[: len(chosen(True))] != chosen(True)
+    assert "a forced one included" in POLICY_TEXT
+    assert "serves the whole match" in POLICY_TEXT
+
+
+def test_randomness_vectors_are_found_by_searching_seeds() -> None:
+    """SETUP-5 OPEN-1: the shuffles and lots of randomness.json use the first seeds with the property they name."""
+    data = json.loads(fresh_files()[0]["randomness.json"])
+    rejecting = [shuffle for shuffle in data["shuffles"] if "rejects" in shuffle["name"]]
+    assert [1, 2] == [len(shuffle["groups"][0]["draw"]["outputs"]) - 1 for shuffle in rejecting]
+    threshold = int(rejecting[0]["groups"][0]["draw"]["threshold"])
+    earlier = [seed for seed in range(rejecting[0]["seed"]) if SplitMix64.from_seed(seed).next64()[0] < threshold]
+    assert [] == earlier
+    lots = {(lot["players"], len(lot["lot"])): lot["seed"] for lot in data["lots"]}
+    for (players, rounds), seed in lots.items():
+        firsts = [
+            s for s in range(seed + 1) if len(draw_lot(tuple(range(players)), SplitMix64.from_seed(s))[1]) == rounds
+        ]
+        assert seed == firsts[0]
