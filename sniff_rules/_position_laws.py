@@ -177,7 +177,7 @@ def shape_violations(state: object, where: str = "") -> tuple[Violation, ...]:
 
 def _tiles_once(state: State) -> list[Violation]:
     seen = twice = 0
-    bits = list(state.hand_masks)
+    bits: list[int] = list(state.hand_masks)
     bits += [1 << index for index in state.boneyard_ids]
     bits += [1 << placement.tile.index for placement in state.layout.placements]
     for bit in bits:

@@ -22,6 +22,7 @@ from sniff_rules import (
     new_match,
     next_round,
 )
+from sniff_rules._fast import constructor
 from sniff_rules.bots import random_move
 
 T = TypeVar("T")
@@ -63,7 +64,16 @@ def first_move(players: int, wanted: Callable[[State, Move, State], bool]) -> tu
 
 
 def evolved(value: T, **changes: Any) -> T:
-    """``attrs.evolve`` with changes of any type, to build states that break a law."""
+    """``value`` with changes of any type, to build states that break a law.
+
+    The library's public constructors refuse a malformed field (FORMAT-3), so
+    a value built on every move is rebuilt through its unchecked constructor,
+    as a buggy engine would build it; the laws must still catch it.
+    """
+    cls: Any = type(value)
+    if "_construct" in vars(cls):
+        fields = {field.name: getattr(value, field.name) for field in attrs.fields(cls)}
+        return cast(T, constructor(cls)(**{**fields, **changes}))
     original: Any = value
     return cast(T, attrs.evolve(original, **changes))
 

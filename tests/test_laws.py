@@ -149,7 +149,11 @@ LOT = OPENING.lot
             {},
             "the layout's placements are a tuple of Placement values of tiles and points",
         ),
-        ({"layout": Layout(open_point_ids=(1,))}, {}, "the open points are a tuple of attachment point ids, not (1,)"),
+        (
+            {"layout": evolved(Layout.EMPTY, open_point_ids=(1,))},
+            {},
+            "the open points are a tuple of attachment point ids, not (1,)",
+        ),
         ({"layout": evolved(Layout.EMPTY, end_count=2.5)}, {}, "the end count is an int, not 2.5"),
         ({"drawn": 28}, {}, "the drawn tile is an index 0..27 or -1, not 28"),
         ({"winner": 2}, {}, "the winner is a side 0..1 or None, not 2"),
