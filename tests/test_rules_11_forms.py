@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import attrs
 import pytest
 
 from sniff_rules import (
@@ -27,7 +28,9 @@ from sniff_rules import (
     Pass,
     Place,
     Port,
+    RoundResult,
     Rules,
+    Settlement,
     SniffError,
     SplitMix64,
     State,
@@ -250,3 +253,187 @@ def test_next_round_refuses_an_order_that_is_a_number() -> None:
     with pytest.raises(InvalidStateError) as caught:
         next_round(state, order=_nothing(5))
     assert "SETUP-5" == caught.value.rule
+
+
+# --- FORMAT-3: the fields of a value built by a public call ---
+
+
+def _mid_round() -> State:
+    state = new_match(Rules.standard(4), seed=2)
+    for _ in range(3):
+        state = apply(state, legal_moves(state)[0])
+    return state
+
+
+_BASE = _mid_round()
+
+
+def _evolve(value: Any, **changes: Any) -> Any:
+    """attrs.evolve, untyped: the tests hand each field values of the wrong type on purpose."""
+    return attrs.evolve(value, **changes)
+
+
+_FULL = (1 << 28) - 1
+
+# (field, malformed value, error class, rule, exact message) for State(...) through attrs.evolve.
+STATE_FIELDS: list[tuple[str, object, type[SniffError], str, str]] = [
+    ("context", "ctx", InvalidStateError, "FORMAT-3", "context is a RoundContext, got 'ctx'"),
+    ("phase", "playing", InvalidStateError, "FORMAT-3", "phase is a Phase, got 'playing'"),
+    ("to_move", 4, InvalidStateError, "TURN-1", "seats run 0..3, got 4"),
+    ("hand_masks", (0, 0, 0), InvalidStateError, "SETUP-2", "4 players hold 4 hands, got (0, 0, 0)"),
+    ("hand_masks", [0, 0, 0, 0], InvalidStateError, "SETUP-2", "4 players hold 4 hands, got [0, 0, 0, 0]"),
+    (
+        "hand_masks",
+        (0, 0, 0, -1),
+        InvalidStateError,
+        "FORMAT-3",
+        "hand_masks holds sets of tiles as ints, got (0, 0, 0, -1)",
+    ),
+    (
+        "hand_masks",
+        (0, 0, 0, _FULL + 1),
+        InvalidStateError,
+        "FORMAT-3",
+        f"hand_masks holds sets of tiles as ints, got (0, 0, 0, {_FULL + 1})",
+    ),
+    (
+        "hand_masks",
+        (0, 0, 0, True),
+        InvalidStateError,
+        "FORMAT-3",
+        "hand_masks holds sets of tiles as ints, got (0, 0, 0, True)",
+    ),
+    ("boneyard_ids", [1], InvalidStateError, "FORMAT-3", "boneyard_ids is a tuple of tile indices, got [1]"),
+    ("boneyard_ids", (28,), InvalidStateError, "FORMAT-3", "boneyard_ids is a tuple of tile indices, got (28,)"),
+    ("boneyard_ids", (-1,), InvalidStateError, "FORMAT-3", "boneyard_ids is a tuple of tile indices, got (-1,)"),
+    ("boneyard_ids", ("1",), InvalidStateError, "FORMAT-3", "boneyard_ids is a tuple of tile indices, got ('1',)"),
+    ("layout", "[1|4]", InvalidStateError, "FORMAT-3", "layout is a Layout, got '[1|4]'"),
+    ("scores", (0, 0, 0), InvalidStateError, "SETUP-2", "the match keeps 2 int scores, got (0, 0, 0)"),
+    ("scores", [0, 0], InvalidStateError, "SETUP-2", "the match keeps 2 int scores, got [0, 0]"),
+    ("scores", (0, 0.0), InvalidStateError, "SETUP-2", "the match keeps 2 int scores, got (0, 0.0)"),
+    ("drawn", 28, InvalidStateError, "FORMAT-3", "drawn is a tile index or -1, got 28"),
+    ("drawn", -2, InvalidStateError, "FORMAT-3", "drawn is a tile index or -1, got -2"),
+    ("drawn", 1.0, InvalidStateError, "FORMAT-3", "drawn is a tile index or -1, got 1.0"),
+    ("winner", 2, InvalidStateError, "MATCH-1", "the winner is a side 0..1 or None, got 2"),
+    ("winner", -1, InvalidStateError, "MATCH-1", "the winner is a side 0..1 or None, got -1"),
+    ("winner", "0", InvalidStateError, "MATCH-1", "the winner is a side 0..1 or None, got '0'"),
+]
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "error", "rule", "message"), STATE_FIELDS, ids=[f"{c[0]}={c[1]!r}" for c in STATE_FIELDS]
+)
+def test_a_state_built_by_a_public_call_refuses_a_malformed_field(
+    field: str, value: object, error: type[SniffError], rule: str, message: str
+) -> None:
+    """FORMAT-3, SETUP-2, TURN-1, MATCH-1: State(...) (and attrs.evolve) refuses each malformed field, by name."""
+    with pytest.raises(SniffError) as caught:
+        _evolve(_BASE, **{field: value})
+    assert (error, f"{rule}: {message}") == (type(caught.value), str(caught.value))
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"to_move": 0},
+        {"to_move": 3},
+        {"hand_masks": (0, _FULL, 0, 0)},
+        {"boneyard_ids": (0, 27)},
+        {"drawn": -1},
+        {"drawn": 0},
+        {"drawn": 27},
+        {"winner": 0},
+        {"winner": 1},
+        {"scores": (-5, 10**15)},
+    ],
+    ids=repr,
+)
+def test_a_state_field_at_the_edge_of_its_range_is_accepted(changes: dict[str, object]) -> None:
+    """FORMAT-3: the first and last value of each field's range are accepted as they are."""
+    changed = _evolve(_BASE, **changes)
+    assert changes == {name: getattr(changed, name) for name in changes}
+
+
+LAYOUT_FIELDS: list[tuple[str, object, str]] = [
+    ("placements", ["[1|4]"], "placements is a tuple of Placement values, got ['[1|4]']"),
+    ("placements", ("[1|4]",), "placements is a tuple of Placement values, got ('[1|4]',)"),
+    ("open_point_ids", [8], "open_point_ids is a tuple of point ids, got [8]"),
+    ("open_point_ids", (0,), "open_point_ids is a tuple of point ids, got (0,)"),
+    ("open_point_ids", (8.0,), "open_point_ids is a tuple of point ids, got (8.0,)"),
+    ("end_count", 5.0, "end_count is an int, got 5.0"),
+    ("sniff", None, "sniff is an int, got None"),
+    ("placed_mask", "1", "placed_mask is an int, got '1'"),
+    ("sniff", 28, "sniff is a tile index or -1, got 28"),
+    ("sniff", -2, "sniff is a tile index or -1, got -2"),
+    ("placed_mask", -1, "placed_mask is a set of the 28 tiles, got -1"),
+    ("placed_mask", _FULL + 1, f"placed_mask is a set of the 28 tiles, got {_FULL + 1}"),
+]
+
+
+@pytest.mark.parametrize(("field", "value", "message"), LAYOUT_FIELDS, ids=[f"{c[0]}={c[1]!r}" for c in LAYOUT_FIELDS])
+def test_a_layout_built_by_a_public_call_refuses_a_malformed_field(field: str, value: object, message: str) -> None:
+    """FORMAT-3: Layout(...) refuses each malformed field by name; the geometry is Layout.place's to check."""
+    with pytest.raises(InvalidStateError) as caught:
+        _evolve(_BASE.layout, **{field: value})
+    assert f"FORMAT-3: {message}" == str(caught.value)
+
+
+def test_a_layout_field_at_the_edge_of_its_range_is_accepted() -> None:
+    """FORMAT-3: the extreme sniff, mask and point ids are accepted as they are."""
+    for changes in (
+        {"sniff": -1},
+        {"sniff": 27},
+        {"placed_mask": 0},
+        {"placed_mask": _FULL},
+        {"open_point_ids": (2, 167)},
+    ):
+        changed = _evolve(_BASE.layout, **changes)
+        assert changes == {name: getattr(changed, name) for name in changes}
+
+
+_RESULT = RoundResult(1, None, ((), ()), Settlement((0, 0), (0, 0), (0, 0)))
+
+CONTEXT_AND_RESULT_FIELDS: list[tuple[object, str, object, str, str]] = [
+    (_BASE.context, "rules", 2, "FORMAT-3", "rules is a Rules value, got 2"),
+    (_BASE.context, "round_number", 0, "FORMAT-3", "round_number counts from 1, got 0"),
+    (_BASE.context, "round_number", True, "FORMAT-3", "round_number counts from 1, got True"),
+    (_BASE.context, "opener", 4, "OPEN-1", "seats run 0..3, got 4"),
+    (_BASE.context, "source", "x", "SETUP-5", "a random source has a below(bound) method, got 'x'"),
+    (_BASE.context, "lot", [], "FORMAT-3", "lot is a tuple of lot rounds, got []"),
+    (_BASE.context, "last_round", "r", "FORMAT-3", "last_round is a RoundResult or None, got 'r'"),
+    (_RESULT, "round_number", 0, "FORMAT-3", "round_number counts from 1, got 0"),
+    (_RESULT, "round_number", 1.0, "FORMAT-3", "round_number counts from 1, got 1.0"),
+    (_RESULT, "finisher", "0", "FORMAT-3", "finisher is a seat or None, got '0'"),
+    (_RESULT, "hands", [(), ()], "FORMAT-3", "hands is a tuple of tuples of tiles, got [(), ()]"),
+    (_RESULT, "hands", ([], ()), "FORMAT-3", "hands is a tuple of tuples of tiles, got ([], ())"),
+    (_RESULT, "hands", (("[1|2]",), ()), "FORMAT-3", "hands is a tuple of tuples of tiles, got (('[1|2]',), ())"),
+    (_RESULT, "settlement", (), "FORMAT-3", "settlement is a Settlement, got ()"),
+]
+
+
+@pytest.mark.parametrize(
+    ("value", "field", "bad", "rule", "message"),
+    CONTEXT_AND_RESULT_FIELDS,
+    ids=[f"{type(c[0]).__name__}.{c[1]}={c[2]!r}" for c in CONTEXT_AND_RESULT_FIELDS],
+)
+def test_a_round_context_or_result_refuses_a_malformed_field(
+    value: object, field: str, bad: object, rule: str, message: str
+) -> None:
+    """FORMAT-3, OPEN-1, SETUP-5: RoundContext(...) and RoundResult(...) refuse each malformed field by name."""
+    with pytest.raises(InvalidStateError) as caught:
+        _evolve(value, **{field: bad})
+    assert f"{rule}: {message}" == str(caught.value)
+
+
+def test_a_round_context_and_result_accept_the_edges_of_their_ranges() -> None:
+    """FORMAT-3: round 1, the last seat, no source and a finisher are accepted as given."""
+    context = _evolve(_BASE.context, round_number=1, opener=3, source=None, lot=(), last_round=_RESULT)
+    assert (1, 3, None, (), _RESULT) == (
+        context.round_number,
+        context.opener,
+        context.source,
+        context.lot,
+        context.last_round,
+    )
+    result = _evolve(_RESULT, finisher=1, hands=((Tile(0, 0),), ()))
+    assert (1, ((Tile(0, 0),), ())) == (result.finisher, result.hands)
