@@ -8,6 +8,7 @@ never changes the state it was given.
 
 from __future__ import annotations
 
+from operator import sub
 from typing import Final, TypeAlias
 
 import attrs
@@ -396,7 +397,7 @@ def _end_round(
     rules = context.rules
     settlement = settle_masks(rules, hands)  # SETTLE-1..3
     # SETTLE-4: no floor; a score may go below zero.
-    scores = tuple([score - deduction for score, deduction in zip(scores, settlement.side_deductions, strict=True)])
+    scores = tuple(map(sub, scores, settlement.side_deductions))
     result = construct_result(context.round_number, finisher, tuple([tiles_of_mask(h) for h in hands]), settlement)
     return _construct_state(
         context=construct_context(rules, context.round_number, context.opener, context.source, context.lot, result),
