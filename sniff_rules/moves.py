@@ -398,9 +398,21 @@ def _end_round(
     settlement = settle_masks(rules, hands)  # SETTLE-1..3
     # SETTLE-4: no floor; a score may go below zero.
     scores = tuple(map(sub, scores, settlement.side_deductions))
-    result = construct_result(context.round_number, finisher, tuple([tiles_of_mask(h) for h in hands]), settlement)
+    result = construct_result(
+        round_number=context.round_number,
+        finisher=finisher,
+        hands=tuple([tiles_of_mask(h) for h in hands]),
+        settlement=settlement,
+    )
     return _construct_state(
-        context=construct_context(rules, context.round_number, context.opener, context.source, context.lot, result),
+        context=construct_context(
+            rules=rules,
+            round_number=context.round_number,
+            opener=context.opener,
+            source=context.source,
+            lot=context.lot,
+            last_round=result,
+        ),
         phase=Phase.ROUND_OVER,
         to_move=state.to_move,
         hand_masks=hands,
