@@ -26,7 +26,7 @@ Two class decorators, applied on top of ``@attrs.frozen``:
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final, TypeVar, cast
+from typing import Any, Final, TypeVar
 
 import attrs
 
@@ -75,18 +75,23 @@ def fast_frozen(check: Callable[[Any], None] | None = None) -> Callable[[type[T]
     """
 
     def build(cls: type[T]) -> type[T]:
-        fields = attrs.fields(cast(Any, cls))
+        # Any: mypy cannot type methods added to a class after it is made.
+        target: Any = cls
+        name = cls.__name__
+        if "__slots__" not in vars(cls):
+            raise TypeError(f"{name}: only a slotted class has the fixed layout the twin copies")
+        if "__weakref__" in target.__slots__:
+            raise TypeError(f"{name}: a __weakref__ slot keeps the twin's class from being swapped")
+        fields = attrs.fields(target)
         for field in fields:
             if field.validator is not None or field.converter is not None:
-                raise TypeError(f"{cls.__name__}.{field.name}: the fast __new__ would skip its validator or converter")
+                raise TypeError(f"{name}.{field.name}: the fast __new__ would skip its validator or converter")
             if not field.init:
-                raise TypeError(f"{cls.__name__}.{field.name}: the fast __new__ sets every field from an argument")
+                raise TypeError(f"{name}.{field.name}: the fast __new__ sets every field from an argument")
         if hasattr(cls, "__attrs_post_init__") or hasattr(cls, "__attrs_pre_init__"):
-            raise TypeError(f"{cls.__name__}: the fast __new__ would skip its init hooks")
-        if "__weakref__" in getattr(cls, "__slots__", ()):
-            raise TypeError(f"{cls.__name__}: a __weakref__ slot keeps the twin's class from being swapped")
+            raise TypeError(f"{name}: the fast __new__ would skip its init hooks")
         names = tuple(field.name for field in fields)
-        twin = type(f"_Mutable{cls.__name__}", (), {"__slots__": names})
+        twin = type(f"_Mutable{name}", (), {"__slots__": names})
         namespace: dict[str, Any] = {"_new_object": object.__new__, "_Twin": twin, "_cls": cls}
         parameters = []
         for field in fields:
@@ -95,18 +100,14 @@ def fast_frozen(check: Callable[[Any], None] | None = None) -> Callable[[type[T]
             else:
                 namespace[f"_default_{field.name}"] = field.default
                 parameters.append(f"{field.name}=_default_{field.name}")
-        assigned = [f"    value.{name} = {name}" for name in names]
-        tail = ["    value.__class__ = _cls", "    return value"]
-        source = [f"def construct({', '.join(parameters)}):", "    value = _new_object(_Twin)", *assigned, *tail]
-        source += [f"def __new__(cls, {', '.join(parameters)}):", "    value = _new_object(_Twin)", *assigned, *tail]
+        body = ["    value = _new_object(_Twin)", *(f"    value.{field_name} = {field_name}" for field_name in names)]
+        body += ["    value.__class__ = _cls", "    return value"]
+        signature = ", ".join(parameters)
+        source = [f"def construct({signature}):", *body, f"def __new__(cls, {signature}):", *body]
         exec("\n".join(source), namespace)
-        new, construct = namespace["__new__"], namespace["construct"]
-        new.__qualname__ = f"{cls.__name__}.__new__"
-        construct.__qualname__ = construct.__name__ = f"construct_{cls.__name__}"
-        construct.__doc__ = f"A {cls.__name__} from its fields, as ``{cls.__name__}(...)`` but without type.__call__."
-        # Any: mypy cannot type methods added to a class after it is made.
-        target: Any = cls
-        target.__new__ = staticmethod(new)
+        construct = namespace["construct"]
+        construct.__qualname__ = construct.__name__ = f"construct_{name}"
+        target.__new__ = staticmethod(namespace["__new__"])
         target._construct = staticmethod(construct)
         # type.__call__ still runs __init__ after __new__: object's accepts the
         # arguments and does nothing, or ``check`` validates a public call.
@@ -120,7 +121,7 @@ def fast_frozen(check: Callable[[Any], None] | None = None) -> Callable[[type[T]
             target.__init__ = __init__
 
         def __init_subclass__(_subclass: type[Any], /, **_kwargs: object) -> None:
-            raise TypeError(f"{cls.__name__} is final: its fast __new__ builds exactly {cls.__name__}")
+            raise TypeError(f"{name} is final: its fast __new__ builds exactly {name}")
 
         target.__init_subclass__ = classmethod(__init_subclass__)
         return sealed()(cls)

@@ -24,6 +24,7 @@ from sniff_rules._fast import constructor, fast_frozen, sealed
 from sniff_rules.errors import IllegalMoveError, InvalidMoveError, InvalidStateError, NotationError
 from sniff_rules.tiles import (
     DOUBLE_SIX,
+    FULL_SET_MASK,
     HIGH_PIP,
     IS_DOUBLE,
     LOW_PIP,
@@ -233,8 +234,10 @@ def _check_layout_fields(layout: Layout) -> None:
     for name in ("end_count", "sniff", "placed_mask"):
         if type(getattr(layout, name)) is not int:
             raise InvalidStateError("FORMAT-3", f"{name} is an int, got {getattr(layout, name)!r}")
-    if not NO_TILE <= layout.sniff < TILE_COUNT or not 0 <= layout.placed_mask < 1 << TILE_COUNT:
-        raise InvalidStateError("FORMAT-3", f"sniff is a tile index or -1 and placed_mask a set of tiles: {layout!r}")
+    if not NO_TILE <= layout.sniff < TILE_COUNT:
+        raise InvalidStateError("FORMAT-3", f"sniff is a tile index or -1, got {layout.sniff!r}")
+    if not 0 <= layout.placed_mask <= FULL_SET_MASK:
+        raise InvalidStateError("FORMAT-3", f"placed_mask is a set of the 28 tiles, got {layout.placed_mask!r}")
 
 
 _PLACEMENT_TEXT: Final = re.compile(

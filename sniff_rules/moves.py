@@ -9,6 +9,7 @@ and never changes the state it was given.
 
 from __future__ import annotations
 
+from operator import sub
 from typing import Final, TypeAlias
 
 import attrs
@@ -404,10 +405,22 @@ def _end_round(
     rules = context.rules
     settlement = settle_masks(rules, hands)  # SETTLE-1..3
     # SETTLE-4: no floor; a score may go below zero.
-    scores = tuple([score - deduction for score, deduction in zip(scores, settlement.side_deductions, strict=True)])
-    result = construct_result(context.round_number, finisher, tuple([tiles_of_mask(h) for h in hands]), settlement)
+    scores = tuple(map(sub, scores, settlement.side_deductions))
+    result = construct_result(
+        round_number=context.round_number,
+        finisher=finisher,
+        hands=tuple([tiles_of_mask(h) for h in hands]),
+        settlement=settlement,
+    )
     return _construct_state(
-        context=construct_context(rules, context.round_number, context.opener, context.source, context.lot, result),
+        context=construct_context(
+            rules=rules,
+            round_number=context.round_number,
+            opener=context.opener,
+            source=context.source,
+            lot=context.lot,
+            last_round=result,
+        ),
         phase=Phase.ROUND_OVER,
         to_move=state.to_move,  # CONV-4: the seat that moved last
         hand_masks=hands,

@@ -118,8 +118,9 @@ def settle_masks(rules: Rules, hand_masks: tuple[HandMask, ...]) -> Settlement:
 def _settlement(rules: Rules, pips: tuple[int, ...]) -> Settlement:
     deductions = tuple([_ROUNDED[p] for p in pips])
     sides = [0] * rules.sides
-    for side, deduction in zip(rules.seat_sides, deductions, strict=True):
-        sides[side] += deduction
+    seat_sides = rules.seat_sides
+    for seat, deduction in enumerate(deductions):
+        sides[seat_sides[seat]] += deduction
     return Settlement(pips, deductions, tuple(sides))
 
 

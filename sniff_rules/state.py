@@ -427,7 +427,9 @@ def _deal(
     size = rules.hand_size
     dealt = rules.players * size
     return _construct_state(
-        context=construct_context(rules, round_number, opener, source, lot, last_round),
+        context=construct_context(
+            rules=rules, round_number=round_number, opener=opener, source=source, lot=lot, last_round=last_round
+        ),
         phase=Phase.PLAYING,
         to_move=opener,
         hand_masks=hand_masks_of([sum(bits[start : start + size]) for start in range(0, dealt, size)]),

@@ -36,7 +36,7 @@ from hypothesis.strategies import SearchStrategy
 
 from sniff_rules.layout import AttachmentPoint, Port
 from sniff_rules.moves import Draw, Move, Pass, Place, apply, legal_moves
-from sniff_rules.rules import STANDARD_HAND_SIZE, Rules
+from sniff_rules.rules import PLAYER_COUNTS, Rules
 from sniff_rules.state import Phase, State, new_match, next_round
 from sniff_rules.tiles import DOUBLE_SIX, TILE_COUNT, Tile
 
@@ -53,9 +53,6 @@ __all__ = [
     "states",
     "tiles",
 ]
-
-PLAYER_COUNTS: Final = tuple(sorted(STANDARD_HAND_SIZE))
-"""The table sizes American Sniff is played at (SETUP-2)."""
 
 MAX_SEED: Final = 2**64 - 1
 """Seeds above this repeat smaller ones: :func:`new_match` takes them modulo 2**64."""

@@ -36,6 +36,8 @@ its own code, and runs ``TestCase`` in its CI::
 
 The adapter speaks in :class:`~sniff_rules.State` and the library's move
 values, so an engine with its own representation converts at the edge.
+The laws the machine checks are plain functions in :mod:`sniff_rules.laws`,
+which a frontend can also run on its production logs without Hypothesis.
 Set ``compare_with_reference = False`` when the engine deals or shuffles
 differently on purpose; set ``rules_strategy`` (e.g.
 ``strategies.rules(players=2, custom=False)``) to what the frontend
@@ -57,18 +59,17 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from hypothesis.strategies import DataObject, SearchStrategy
 
 import sniff_rules
+from sniff_rules import laws, strategies
 from sniff_rules.errors import SniffError
-from sniff_rules.layout import recount_end
+from sniff_rules.laws import Violation
 from sniff_rules.moves import Draw, Move, Pass, Place
 from sniff_rules.randomness import SplitMix64
 from sniff_rules.rules import Rules
-from sniff_rules.scoring import play_points
 from sniff_rules.state import Phase, State
-from sniff_rules import strategies
 from sniff_rules.strategies import NextRound, Playthrough, Step, illegal_moves_of, seeds
-from sniff_rules.tiles import DOUBLE_SIX, TILE_COUNT
+from sniff_rules.tiles import TILE_COUNT
 
-__all__ = ["InvariantViolation", "SniffMachine"]
+__all__ = ["CHECK_OF_LAW", "InvariantViolation", "SniffMachine"]
 
 MAX_MOVES_PER_STEP: Final = 200
 """The most moves one ``play_moves`` step makes: a standard match takes
@@ -80,23 +81,45 @@ _MAX_CHOICE: Final = 2**16
 class InvariantViolation(AssertionError):
     """What :class:`SniffMachine` raises when an adapter breaks a law of the game.
 
-    ``check`` names the law (see :attr:`SniffMachine.CHECKS`); the message
-    starts with the rule ids from ``specs/rules.md`` and ends with Python
-    that replays the match up to the failure.
+    ``check`` names the kind of law (see :attr:`SniffMachine.CHECKS`);
+    ``law`` the law of :mod:`sniff_rules.laws` that was broken, or None for
+    a check of the adapter itself (refusals, replays, the reference). The
+    message starts with the rule ids from ``specs/rules.md`` and ends with
+    Python that replays the match up to the failure.
 
-    >>> failure = InvariantViolation("turn-order", "TURN-1: seat 0 is still to move")
-    >>> failure.check, str(failure)
-    ('turn-order', 'TURN-1: seat 0 is still to move')
+    >>> failure = InvariantViolation("turn-order", "TURN-1: seat 0 is still to move", law="turn-passes")
+    >>> failure.check, failure.law, str(failure)
+    ('turn-order', 'turn-passes', 'TURN-1: seat 0 is still to move')
     """
 
     check: str
+    law: str | None
 
-    def __init__(self, check: str, message: str) -> None:
+    def __init__(self, check: str, message: str, law: str | None = None) -> None:
         super().__init__(message)
         self.check = check
+        self.law = law
 
 
-_EVERY_INDEX: Final = list(range(TILE_COUNT))
+_LAWS_OF_CHECK: Final = {
+    "well-formed": ("well-formed",),
+    "tiles": ("tiles-once",),
+    "sizes": ("placement-moves-tile", "draw-takes-first-tile", "pass-changes-only-turn"),
+    "scores": (
+        *("score-per-side", "scores-multiple-of-five", "below-target", "winner", "settlement"),
+        *("points-credited", "settlement-deducted", "won-by-placement"),
+    ),
+    "turn-order": ("seat-to-move", "turn-passes"),
+    "legal-moves": ("drawn-tile", *laws.MOVE_LIST_LAWS, "move-legal", "draw-marks-fitting-tile"),
+    "end-count": ("end-count",),
+    "round-end": ("last-round", "hands-revealed", "round-ended", "hands-held", "not-blocked", "round-result-recorded"),
+    "match-over": ("accepted-while-playing",),
+    "deal": (*laws.DEAL_LAWS, "round-facts-kept"),
+}
+CHECK_OF_LAW: Final = {law: check for check, names in _LAWS_OF_CHECK.items() for law in names}
+"""The check of :class:`SniffMachine` under which each law of
+:mod:`sniff_rules.laws` is reported."""
+
 _FIELD_NAMES: Final = tuple(field.name for field in attrs.fields(State))
 
 
@@ -123,10 +146,16 @@ def _deep_copy(state: State) -> State:
     return copied
 
 
-def _rounded(pips: int) -> int:
-    # SETTLE-1 written out again rather than taken from the scoring module,
-    # so the machine does not trust the code it checks.
-    return 5 * ((pips + 2) // 5)
+def _library_refusal(state: State, move: Move | None) -> str | None:
+    """The rule id :mod:`sniff_rules` refuses ``move`` (None: ``next_round``) with, or None if it accepts."""
+    try:
+        if move is None:
+            sniff_rules.next_round(state)
+        else:
+            sniff_rules.apply(state, move)
+    except SniffError as error:
+        return error.rule
+    return None
 
 
 class SniffMachine(RuleBasedStateMachine):
@@ -140,36 +169,50 @@ class SniffMachine(RuleBasedStateMachine):
     fresh match once one is won. An illegal move can be attempted in every
     state, so the machine never runs out of rules.
 
-    After every step, and after every move within a step, it checks:
+    After every step, and after every move within a step, it checks the
+    laws of :mod:`sniff_rules.laws` — each position, the adapter's list of
+    legal moves, each move made and each deal — and reports a broken law
+    under one of these checks (:data:`CHECK_OF_LAW` says which):
 
+    - ``well-formed``: every field of a state has its type and range;
     - ``tiles`` (SETUP-1): each of the 28 tiles exactly once across the
       hands, the boneyard and the layout;
-    - ``sizes`` (SETUP-4): hands + boneyard + placed tiles = 28, and what a
-      placement, a draw or a pass moves from where to where;
+    - ``sizes`` (PLACE-3, DRAW-2, PASS-1): what a placement, a draw or a
+      pass moves from where to where;
     - ``scores`` (SETTLE-4, POINTS-1, POINTS-2, SETTLE-1..3, MATCH-1): every
       score a multiple of 5; a placement adds exactly its points to the
       placer's side; a settlement takes off each hand rounded on its own;
       nobody at the target while play goes on, the winner at it after;
-    - ``turn-order`` (TURN-1, DRAW-2): after a placement or a pass the
-      next seat moves, after a draw the same seat;
-    - ``legal-moves`` (TURN-1, TURN-2, END-1, MATCH-2): non-empty, without
-      repeats and all by the seat to move while the round is played, empty
-      otherwise; every listed move applies;
+    - ``turn-order`` (TURN-1, DRAW-2): the seat to move is a seat; after a
+      placement or a pass the next seat moves, after a draw the same seat;
+    - ``legal-moves`` (TURN-1, TURN-2, DRAW-2, END-1, MATCH-2): non-empty,
+      without repeats and all by the seat to move while the round is
+      played, empty otherwise; every listed move applies and is legal;
+    - ``end-count`` (COUNT-1..4): the layout's end count equals
+      :func:`~sniff_rules.layout.recount_end` of its placements;
+    - ``round-end`` (END-1, BLOCK-1, SETTLE-1): a round is played while
+      every hand holds a tile and it is not blocked, and a settled round
+      records the hands, its number and its finisher;
+    - ``deal`` (SETUP-4, OPEN-1..3): a new match or round starts on an
+      empty table, with full hands, the right opener and the scores and
+      result carried over; a move keeps the round's facts.
+
+    It also checks the adapter itself:
+
     - ``illegal-move``: a move not listed raises a ``SniffError``;
     - ``caller-state``: a refused move (or ``next_round``) leaves the state
       passed in equal to a deep copy taken before, field by field, and every
       field the same object; an accepted move or a listing leaves every
       field the same object;
-    - ``end-count`` (COUNT-1..4): the layout's end count equals
-      :func:`~sniff_rules.layout.recount_end` of its placements;
     - ``match-over`` (MATCH-2): a won match refuses every move and
       ``next_round``;
-    - ``deal`` (SETUP-4, OPEN-2): a new match or round starts empty, with
-      full hands and the right opener;
     - ``replay`` (SETUP-5): the same rules, seed and steps give equal
       states (the log is replayed through the adapter);
     - ``reference`` (when :attr:`compare_with_reference`): the adapter's
-      deals, legal moves and results equal this library's.
+      deals, legal moves and results equal this library's;
+    - ``refusal-rule`` (when :attr:`compare_with_reference`): a refusal
+      cites the rule id (``SniffError.rule``) this library cites for the
+      same state and move — MATCH-2 after the match, not END-1.
 
     A failure raises :class:`InvariantViolation` whose message ends with a
     script replaying the match; Hypothesis shrinks the steps first. The
@@ -196,6 +239,7 @@ class SniffMachine(RuleBasedStateMachine):
     """
 
     CHECKS: ClassVar[tuple[str, ...]] = (
+        "well-formed",
         "tiles",
         "sizes",
         "scores",
@@ -204,10 +248,12 @@ class SniffMachine(RuleBasedStateMachine):
         "illegal-move",
         "caller-state",
         "end-count",
+        "round-end",
         "match-over",
         "deal",
         "replay",
         "reference",
+        "refusal-rule",
     )
     """The names :attr:`InvariantViolation.check` takes."""
 
@@ -227,7 +273,6 @@ class SniffMachine(RuleBasedStateMachine):
         self.history: list[State] = []
         self._checked: State | None = None
         self._listed: tuple[State | None, tuple[Move, ...]] = (None, ())
-        self._recounted: object = None
         self._replayed = 0
 
     # The adapter: override these four to test another engine.
@@ -327,7 +372,7 @@ class SniffMachine(RuleBasedStateMachine):
         """Replay the match from its seed through the adapter: every state must recur."""
         self._replayed = len(self.steps)
         state = self.new_match(self.house_rules, self.seed)
-        for number, (step, expected) in enumerate(zip([None, *self.steps], self.history)):
+        for number, (step, expected) in enumerate(zip([None, *self.steps], self.history, strict=True)):
             if step is not None:
                 state = self.next_round(state) if isinstance(step, NextRound) else self.apply(state, step)
             if state != expected:
@@ -347,55 +392,21 @@ class SniffMachine(RuleBasedStateMachine):
     # The checks; a subclass may extend check_position with its own.
 
     def check_position(self, state: State) -> None:
-        """Check the laws that hold in every state of a match (tiles,
-        sizes, scores, end count, legal moves, match over)."""
+        """Check the laws that hold in every state of a match (:func:`~sniff_rules.laws.position_violations`
+        and :func:`~sniff_rules.laws.move_list_violations` of the adapter's list), that every listed move
+        applies, and that a won match refuses everything."""
         if state is self._checked:
             return  # already checked after the move; a refusal that changed it fails on its own
         self._checked = state
-        rules = state.rules
-        everywhere = [tile for hand in state.hands for tile in hand]
-        everywhere += state.boneyard
-        everywhere += [placement.tile for placement in state.layout.placements]
-        if sorted(tile.index for tile in everywhere) != _EVERY_INDEX:
-            missing = [str(tile) for tile in DOUBLE_SIX if tile not in everywhere]
-            twice = sorted({str(tile) for tile in everywhere if everywhere.count(tile) > 1})
-            self.fail("tiles", f"SETUP-1: each tile once; missing {missing}, more than once {twice}", state)
-        held = sum(len(hand) for hand in state.hands)
-        if held + len(state.boneyard) + len(state.layout.placements) != TILE_COUNT:
-            self.fail(
-                "sizes",
-                f"SETUP-4: {held} held + {len(state.boneyard)} in the boneyard"
-                f" + {len(state.layout.placements)} placed is not 28",
-                state,
-            )
-        if type(state.to_move) is not int or not 0 <= state.to_move < rules.players:
-            self.fail("turn-order", f"TURN-1: seats run 0..{rules.players - 1}, not {state.to_move!r}", state)
-        if len(state.scores) != rules.sides or any(score % 5 for score in state.scores):
-            self.fail("scores", f"SETTLE-4: {rules.sides} scores, each a multiple of 5, not {state.scores}", state)
-        if state.layout is not self._recounted:  # a draw or a pass keeps the layout
-            recounted = recount_end(state.layout.placements)
-            if state.layout.end_count != recounted:
-                self.fail(
-                    "end-count",
-                    f"COUNT-1..4: the end count is {state.layout.end_count}, recounted from the placements {recounted}",
-                    state,
-                )
-            self._recounted = state.layout
+        self._report(laws.position_violations(state), state)
         moves = self._legal_moves(state)
+        self._report(laws.move_list_violations(state, moves), state)
         if state.phase is Phase.PLAYING:
-            self._check_playing(state, moves)
-        else:
-            self._check_settled_or_won(state, moves)
+            self._check_listed_moves(state, moves)
+        elif state.phase is Phase.MATCH_OVER:
+            self._expect_refusals(state, _every_meant_move(state), next_round_too=True, check="match-over")
 
-    def _check_playing(self, state: State, moves: tuple[Move, ...]) -> None:
-        if not moves:
-            self.fail("legal-moves", "TURN-1, PASS-1: the round is played, but no move is listed", state)
-        if len(set(moves)) != len(moves):
-            self.fail("legal-moves", f"a move is listed twice: {moves!r}", state)
-        if any(move.seat != state.to_move for move in moves):
-            self.fail("legal-moves", f"TURN-2: seat {state.to_move} is to move, but the list is {moves!r}", state)
-        if any(score >= state.rules.target for score in state.scores):
-            self.fail("scores", f"MATCH-1: {state.scores} reaches the target, but the match goes on", state)
+    def _check_listed_moves(self, state: State, moves: tuple[Move, ...]) -> None:
         for move in moves:
             try:
                 self.apply(state, move)
@@ -408,113 +419,30 @@ class SniffMachine(RuleBasedStateMachine):
                 extra = sorted(map(repr, set(moves) - set(expected)))
                 self.fail("reference", f"the legal moves lack {missing} and add {extra} to the library's", state)
 
-    def _check_settled_or_won(self, state: State, moves: tuple[Move, ...]) -> None:
-        rule = "MATCH-2" if state.phase is Phase.MATCH_OVER else "END-1"
-        if moves:
-            self.fail("legal-moves", f"{rule}: the {state.phase.value} state lists moves {moves!r}", state)
-        if state.phase is Phase.ROUND_OVER:
-            if state.last_round is None or state.last_round.hands != state.hands:
-                self.fail("scores", "SETTLE-1: a settled round reveals the hands it settled", state)
-            return  # attempt_illegal_move offers moves here; next_round is legal
-        winner = state.winner
-        target = state.rules.target
-        if winner is None or state.scores[winner] < target:
-            self.fail("scores", f"MATCH-1: won with scores {state.scores}, winner {winner!r}", state)
-        if any(score >= target for side, score in enumerate(state.scores) if side != winner):
-            self.fail("scores", f"MATCH-1: another side than {winner} reached {target}: {state.scores}", state)
-        # Every move a seat could mean: each draw and pass, each of its tiles
-        # led or put on each open point it fits.
-        attempts: list[Move] = []
-        for seat, hand in enumerate(state.hands):
-            attempts += [Draw(seat), Pass(seat)]
-            for tile in hand:
-                attempts.append(Place(seat, tile))
-                attempts += [
-                    Place(seat, tile, point)
-                    for point in state.layout.open_points
-                    if point.value in (tile.low, tile.high)
-                ]
-        self._expect_refusals(state, attempts, next_round_too=True, check="match-over")
-
-    def _check_step(self, before: State, move: Move, after: State) -> None:
-        """What one listed move may change; a failure shows the state before it."""
-
-        def fail(check: str, message: str) -> NoReturn:
-            self.fail(check, message, before, label="before the move")
-
-        rules = before.rules
-        seat = before.to_move
-        if isinstance(move, Place):
-            hand_before, hand_after = before.hand(seat), after.hand(seat)
-            placed = after.layout.placements
-            if (
-                move.tile in hand_after
-                or len(hand_after) != len(hand_before) - 1
-                or len(placed) != len(before.layout.placements) + 1
-                or (placed[-1].tile, placed[-1].target) != (move.tile, move.target)
-                or after.boneyard != before.boneyard
-            ):
-                fail("sizes", f"PLACE-1, PLACE-3: {move!r} must move that tile from the hand to the table")
-        elif isinstance(move, Draw):
-            if (
-                not before.boneyard
-                or after.boneyard != before.boneyard[1:]
-                or set(after.hand(seat)) != {*before.hand(seat), before.boneyard[0]}
-                or after.layout.placements != before.layout.placements
-            ):
-                fail("sizes", f"DRAW-2: {move!r} must move the first boneyard tile to the hand")
-        elif after.hands != before.hands or after.boneyard != before.boneyard or after.layout != before.layout:
-            fail("sizes", f"PASS-1: {move!r} changes nothing but the turn")
-        if after.phase is Phase.PLAYING:
-            expected = seat if isinstance(move, Draw) else (seat + 1) % rules.players
-            if after.to_move != expected:
-                rule = "DRAW-2" if isinstance(move, Draw) else "TURN-1"
-                fail("turn-order", f"{rule}: after {move!r} seat {expected} is to move, not seat {after.to_move}")
-        scored = list(before.scores)
-        if isinstance(move, Place):
-            scored[rules.side_of(seat)] += play_points(after.layout.end_count)  # POINTS-1, POINTS-2
-        if after.phase is Phase.ROUND_OVER:
-            for hand_seat, hand in enumerate(after.hands):
-                scored[rules.side_of(hand_seat)] -= _rounded(sum(tile.pips for tile in hand))
-        if tuple(scored) != after.scores:
-            fail(
-                "scores",
-                f"POINTS-1, POINTS-2, SETTLE-1..3: after {move!r} the scores are {tuple(scored)}, not {after.scores}",
-            )
-        if after.phase is Phase.MATCH_OVER and after.winner != rules.side_of(seat):
-            fail("scores", f"MATCH-1: {move!r} won the match for side {rules.side_of(seat)}")
-
-    def _check_deal(self, state: State, round_number: int, scores: tuple[int, ...], what: str) -> None:
-        rules = state.rules
-        if (
-            state.phase is not Phase.PLAYING
-            or state.round_number != round_number
-            or state.scores != scores
-            or not state.layout.is_empty
-            or any(len(hand) != rules.hand_size for hand in state.hands)
-            or len(state.boneyard) != TILE_COUNT - rules.players * rules.hand_size
-            or state.to_move != state.opener
-            or state.drawn_tile is not None
-        ):
-            self.fail(
-                "deal",
-                f"SETUP-4, OPEN-3: {what} deals round {round_number}, {rules.hand_size} tiles a hand,"
-                f" an empty table and scores {scores}, the opener to move",
-                state,
-            )
+    def _report(self, violations: tuple[Violation, ...], state: State, *, label: str = "state") -> None:
+        """Fail on the first of ``violations``, if any, under its law's check."""
+        if not violations:
+            return
+        first = violations[0]
+        message = str(first)
+        if len(violations) > 1:
+            message += "\nalso broken: " + "; ".join(f"{violation.law} ({violation})" for violation in violations[1:])
+        self.fail(CHECK_OF_LAW[first.law], message, state, label=label, law=first.law)
 
     # Plumbing.
 
-    def fail(self, check: str, message: str, state: State | None = None, *, label: str = "state") -> NoReturn:
-        """Raise :class:`InvariantViolation` for ``check``, with ``state``'s
-        repr (which pastes back) and a script replaying the match so far."""
+    def fail(
+        self, check: str, message: str, state: State | None = None, *, label: str = "state", law: str | None = None
+    ) -> NoReturn:
+        """Raise :class:`InvariantViolation` for ``check`` (and ``law``), with
+        ``state``'s repr (which pastes back) and a script replaying the match so far."""
         parts = [message]
         if state is not None:
             parts.append(f"{label}: {state!r}")
         played = Playthrough(self.house_rules, self.seed, tuple(self.steps), self.state)
         parts.append("replay (through sniff_rules; swap in the adapter's functions to replay a frontend):")
         parts.append(played.script())
-        raise InvariantViolation(check, "\n".join(parts))
+        raise InvariantViolation(check, "\n".join(parts), law=law)
 
     def _start(self, data: DataObject) -> None:
         house_rules = data.draw(self.rules_strategy, label="rules")
@@ -522,9 +450,9 @@ class SniffMachine(RuleBasedStateMachine):
         state = self.new_match(house_rules, seed)
         self.house_rules, self.seed, self.state = house_rules, seed, state
         self.steps, self.history, self._replayed = [], [state], 0
-        self._check_deal(state, 1, (0,) * house_rules.sides, f"new_match({house_rules!r}, {seed})")
-        if state.last_round is not None or state.winner is not None:
-            self.fail("deal", "SETUP-4: a new match has no settled round and no winner", state)
+        self._report(laws.deal_violations(None, state), state)
+        if state.rules != house_rules:
+            self.fail("deal", f"new_match({house_rules!r}, {seed}) deals a match of {state.rules!r}", state)
         if self.new_match(house_rules, seed) != state:
             self.fail("replay", f"SETUP-5: new_match({house_rules!r}, {seed}) deals two different matches", state)
         if self.compare_with_reference and state != sniff_rules.new_match(house_rules, seed):
@@ -538,7 +466,7 @@ class SniffMachine(RuleBasedStateMachine):
             return moves  # the list of a state is asked for by the check and again by the move
         fields = _fields(state)
         moves = self.legal_moves(state)
-        if any(a is not b for a, b in zip(fields, _fields(state))):
+        if any(a is not b for a, b in zip(fields, _fields(state), strict=True)):
             self.fail("caller-state", "legal_moves changed the state it was given", state)
         self._listed = (state, moves)
         return moves
@@ -547,7 +475,7 @@ class SniffMachine(RuleBasedStateMachine):
         before = self.state
         fields = _fields(before)
         after = self.apply(before, move)
-        if any(a is not b for a, b in zip(fields, _fields(before))):
+        if any(a is not b for a, b in zip(fields, _fields(before), strict=True)):
             self.fail("caller-state", f"apply(state, {move!r}) changed the state it was given", before)
         self.steps.append(move)
         self.history.append(after)
@@ -555,7 +483,7 @@ class SniffMachine(RuleBasedStateMachine):
         # The position first: a wrong end count is reported as such, not as
         # the wrong points it leads to.
         self.check_position(after)
-        self._check_step(before, move, after)
+        self._report(laws.step_violations(before, move, after), before, label="before the move")
         if self.compare_with_reference:
             expected = sniff_rules.apply(before, move)
             if after != expected:
@@ -571,12 +499,7 @@ class SniffMachine(RuleBasedStateMachine):
         self.steps.append(NextRound())
         self.history.append(after)
         self.state = after
-        self._check_deal(after, before.round_number + 1, before.scores, "next_round")
-        finisher = before.last_round.finisher if before.last_round is not None else None
-        if finisher is not None and after.opener != finisher:
-            self.fail("deal", f"OPEN-2: seat {finisher} played out and opens, not seat {after.opener}", after)
-        if after.last_round != before.last_round:
-            self.fail("deal", "SETTLE-1: the next round keeps the result of the one before", after)
+        self._report(laws.deal_violations(before, after), after)
         if self.compare_with_reference and after != sniff_rules.next_round(before):
             expected = sniff_rules.next_round(before)
             self.fail("reference", f"the deal differs from the library's in {_changed_fields(expected, after)}", after)
@@ -597,19 +520,47 @@ class SniffMachine(RuleBasedStateMachine):
         for call, move in calls:
             try:
                 result = call()
-            except SniffError:
+            except SniffError as error:
+                if self.compare_with_reference:
+                    self._compare_refusal(snapshot, move, error)
                 continue
             except Exception as error:
                 self.fail(check, f"{_call_text(move)} raised {error!r}, not a SniffError", state)
             self.fail(check, f"{_call_text(move)} must be refused with a SniffError, but gave {result!r}", state)
-        moved = [name for name, a, b in zip(_FIELD_NAMES, fields, _fields(state)) if a is not b]
+        moved = [name for name, a, b in zip(_FIELD_NAMES, fields, _fields(state), strict=True) if a is not b]
         changed = _changed_fields(snapshot, state)
         if moved or changed or state != snapshot:
             refused = ", ".join(_call_text(move) for _, move in calls)
             self.fail("caller-state", f"refusing {refused} changed {sorted({*moved, *changed})}", snapshot)
 
+    def _compare_refusal(self, state: State, move: Move | None, error: SniffError) -> None:
+        """The adapter's refusal cites the rule the library cites for ``state`` and ``move``."""
+        expected = _library_refusal(state, move)
+        if expected is None:
+            self.fail("reference", f"the library accepts {_call_text(move)}, which the adapter refuses: {error}", state)
+        if error.rule != expected:
+            self.fail(
+                "refusal-rule",
+                f"{expected}: {_call_text(move)} is refused citing {error.rule!r}, where the library cites {expected}",
+                state,
+            )
+
     def _apply_call(self, state: State, move: Move) -> Callable[[], object]:
         return lambda: self.apply(state, move)
+
+
+def _every_meant_move(state: State) -> list[Move]:
+    """Every move a seat could mean: each draw and pass, each of its tiles
+    led or put on each open point it fits."""
+    attempts: list[Move] = []
+    for seat, hand in enumerate(state.hands):
+        attempts += [Draw(seat), Pass(seat)]
+        for tile in hand:
+            attempts.append(Place(seat, tile))
+            attempts += [
+                Place(seat, tile, point) for point in state.layout.open_points if point.value in (tile.low, tile.high)
+            ]
+    return attempts
 
 
 def _call_text(move: Move | None) -> str:

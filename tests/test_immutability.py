@@ -41,7 +41,7 @@ from sniff_rules import (
     legal_moves,
     new_match,
 )
-from sniff_rules._fast import fast_frozen, sealed
+from sniff_rules._fast import constructor, fast_frozen, sealed
 from sniff_rules.tally import PaperTally, paper_tally
 from sniff_rules.view import Observation, observe
 
@@ -228,3 +228,81 @@ def test_sealed_rebuilds_through_a_given_factory() -> None:
     first = one_of(4)
     assert first is copy.copy(Sized(4))
     assert first is copy.deepcopy(first)
+
+
+def test_a_fast_class_without_a_check_takes_any_fields_and_refuses_setstate() -> None:
+    """Without a check, a public call builds the value as given; the value is sealed like every other."""
+
+    @fast_frozen()
+    @attrs.frozen(weakref_slot=False)
+    class Loose:
+        first: object
+        second: int = 2
+
+    assert "__init__" not in vars(Loose), "object's __init__ takes the call's arguments and does nothing"
+    value = Loose("not checked")
+    assert ("not checked", 2) == (value.first, value.second)
+    assert (Loose, value) == (type(copy.copy(value)), copy.copy(value))
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        value.__setstate__({"first": 1})  # type: ignore[attr-defined]
+    build = constructor(Loose)
+    assert ("construct_Loose", Loose(1, 3)) == (build.__name__, build(1, second=3))
+
+
+def test_a_check_sees_the_value_a_public_call_builds() -> None:
+    """fast_frozen(check=...) is handed the very value a public call built, and the hot path's constructor skips it."""
+    seen: list[object] = []
+
+    @fast_frozen(check=seen.append)
+    @attrs.frozen(weakref_slot=False)
+    class Checked:
+        size: int
+
+    value = Checked(4)
+    assert [value] == seen
+    assert seen[0] is value
+    constructor(Checked)(5)
+    assert [value] == seen
+
+
+def test_the_fast_path_refuses_a_class_it_cannot_copy() -> None:
+    """fast_frozen refuses a class without slots and a field set by a hook rather than an argument."""
+    with pytest.raises(TypeError, match="only a slotted class"):
+
+        @fast_frozen()
+        @attrs.frozen(slots=False)
+        class Unslotted:
+            size: int
+
+    with pytest.raises(TypeError, match="sets every field from an argument"):
+
+        @fast_frozen()
+        @attrs.frozen(weakref_slot=False)
+        class Derived:
+            size: int
+            double: int = attrs.field(init=False, default=0)
+
+    with pytest.raises(TypeError, match="init hooks"):
+
+        @fast_frozen()
+        @attrs.frozen(weakref_slot=False)
+        class PreHooked:
+            size: int
+
+            def __attrs_pre_init__(self) -> None:
+                pass
+
+
+def test_sealed_by_default_rebuilds_through_the_class() -> None:
+    """sealed() with no factory copies through the class itself and refuses __setstate__."""
+
+    @sealed()
+    @attrs.frozen
+    class Plain:
+        size: int
+
+    value = Plain(3)
+    assert (Plain, value) == (type(copy.copy(value)), copy.copy(value))
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        value.__setstate__({"size": 4})  # type: ignore[attr-defined]
+    assert 3 == value.size

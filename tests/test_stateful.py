@@ -8,12 +8,14 @@ from typing import ClassVar
 
 import attrs
 import pytest
-from hypothesis import HealthCheck, Phase as HypothesisPhase, settings
+from hypothesis import HealthCheck, settings
+from hypothesis import Phase as HypothesisPhase
 from hypothesis.stateful import run_state_machine_as_test
 
 import sniff_rules
-from sniff_rules import Move, Phase, Place, Port, Rules, SniffError, State
-from sniff_rules.testing import InvariantViolation, SniffMachine
+from sniff_rules import IllegalMoveError, Move, Phase, Place, Port, Rules, SniffError, State
+from sniff_rules.laws import DEAL_LAWS, MOVE_LIST_LAWS, POSITION_LAWS, STEP_LAWS
+from sniff_rules.testing import CHECK_OF_LAW, InvariantViolation, SniffMachine
 
 TestSniffMachine = SniffMachine.TestCase
 TestSniffMachine.__doc__ = (
@@ -116,6 +118,15 @@ class DealsByTheClock(InvariantsOnly):
         return sniff_rules.new_match(rules, seed + self.deals["count"])
 
 
+class CitesEndOneAfterTheWin(SniffMachine):
+    """Refuses every move once the match is won, but cites END-1 (the round is over) where the rules say MATCH-2."""
+
+    def apply(self, state: State, move: Move) -> State:
+        if state.phase is Phase.MATCH_OVER:
+            raise IllegalMoveError("END-1", f"round {state.round_number} is over; {move} is refused")
+        return sniff_rules.apply(state, move)
+
+
 ARMS = (Port.ARM_A, Port.ARM_B)
 
 
@@ -133,22 +144,32 @@ class HidesTheSniffArms(SniffMachine):
 
 
 @pytest.mark.parametrize(
-    ("machine", "check", "rule"),
+    ("machine", "check", "law", "rule"),
     [
-        (KeepsTheTurn, "turn-order", "TURN-1"),
-        (DoublesTheEndCount, "end-count", "COUNT-1..4"),
-        (TakesAnyMove, "illegal-move", "must be refused"),
-        (ScribblesOnRefusal, "caller-state", "changed ['scores']"),
-        (PlaysOnAfterTheWin, "match-over", "must be refused"),
-        (DealsByTheClock, "replay", "SETUP-5"),
-        (HidesTheSniffArms, "reference", "legal moves"),
+        (KeepsTheTurn, "turn-order", "turn-passes", "TURN-1"),
+        (DoublesTheEndCount, "end-count", "end-count", "COUNT-1..4"),
+        (TakesAnyMove, "illegal-move", None, "must be refused"),
+        (ScribblesOnRefusal, "caller-state", None, "changed ['scores']"),
+        (PlaysOnAfterTheWin, "match-over", None, "must be refused"),
+        (DealsByTheClock, "replay", None, "SETUP-5"),
+        (HidesTheSniffArms, "reference", None, "legal moves"),
+        (CitesEndOneAfterTheWin, "refusal-rule", None, "citing 'END-1', where the library cites MATCH-2"),
     ],
 )
-def test_the_machine_catches_a_broken_adapter(machine: type[SniffMachine], check: str, rule: str) -> None:
-    """TURN-1, TURN-2, COUNT-1, MATCH-2, SETUP-5, SNIFF-3: each deliberately broken adapter is reported by its own check."""
+def test_the_machine_catches_a_broken_adapter(
+    machine: type[SniffMachine], check: str, law: str | None, rule: str
+) -> None:
+    """TURN-1, TURN-2, COUNT-1, MATCH-2, SETUP-5, SNIFF-3: each broken adapter is reported by its own check and law."""
     failure = bite(machine)
-    assert check == failure.check, str(failure)
+    assert (check, law) == (failure.check, failure.law), str(failure)
     assert rule in str(failure), str(failure)
+
+
+def test_every_law_is_reported_under_a_check_of_the_machine() -> None:
+    """Every law of sniff_rules.laws, and no other name, is reported under one of SniffMachine.CHECKS."""
+    every_law = {*POSITION_LAWS, *MOVE_LIST_LAWS, *STEP_LAWS, *DEAL_LAWS}
+    assert every_law == set(CHECK_OF_LAW)
+    assert set(CHECK_OF_LAW.values()) <= set(SniffMachine.CHECKS)
 
 
 class Census(SniffMachine):

@@ -161,3 +161,50 @@ def test_the_move_tables_hold_each_seats_draw_pass_leads_and_placements() -> Non
     )
     assert expected == _fill_places(2, open_ids, hand)
     assert expected == _fill_places(2, open_ids, hand)
+
+
+def test_each_lead_layout_is_built_as_the_rules_say() -> None:
+    """OPEN-3, COUNT-1, COUNT-2, SNIFF-1: each precomputed lead equals a lead built again now, field by field."""
+    from sniff_rules.layout import _LEADS as LEAD_LAYOUTS
+    from sniff_rules.layout import _lead
+
+    for tile in DOUBLE_SIX:
+        built = _lead(tile.index)
+        assert LEAD_LAYOUTS[tile.index] == built
+        base = tile.index * 6
+        expected: tuple[tuple[int, int], int, int]
+        if tile.is_double:
+            expected = ((base + 2, base + 3), 2 * tile.low, tile.index)  # both long sides open; the Sniff
+        else:
+            expected = ((base, base + 1), tile.low + tile.high, -1)  # both ends open and counted
+        assert expected == (built.open_point_ids, built.end_count, built.sniff)
+        assert ((tile,), 1 << tile.index) == (tuple(p.tile for p in built.placements), built.placed_mask)
+        assert (None,) == tuple(p.target for p in built.placements)
+
+
+def test_the_fast_constructor_builds_the_class_it_is_taken_from() -> None:
+    """The hot path's constructors build exactly their class, by keyword or position, without the public check."""
+    from sniff_rules import Layout, SplitMix64
+    from sniff_rules._fast import constructor
+
+    build_source = constructor(SplitMix64)
+    assert (SplitMix64, SplitMix64(5)) == (type(build_source(5)), build_source(state=5))
+    unchecked = build_source(-1)  # the public constructor refuses this; the hot path trusts its caller
+    assert -1 == unchecked.state
+    build_layout = constructor(Layout)
+    assert Layout.EMPTY == build_layout()
+    assert Layout is type(build_layout(end_count=5))
+
+
+def test_the_rules_tables_give_each_seats_side_and_successor() -> None:
+    """SETUP-2, TURN-1: the per-Rules tables: partners share a side at four players; turns pass clockwise."""
+    from sniff_rules import Rules
+    from sniff_rules.rules import side_of_seat
+
+    expected = {2: ((0, 1), (1, 0)), 3: ((0, 1, 2), (1, 2, 0)), 4: ((0, 1, 0, 1), (1, 2, 3, 0))}
+    for players, tables in expected.items():
+        rules = Rules.standard(players)
+        assert tables == (rules.seat_sides, rules.next_seats)
+        assert tables[0] == tuple(side_of_seat(players, seat) for seat in range(players))
+        assert rules == Rules(players, rules.hand_size, rules.target)
+        assert hash(rules) == hash(Rules(players, rules.hand_size, rules.target))
