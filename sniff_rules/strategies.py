@@ -410,7 +410,7 @@ def illegal_moves_of(state: State) -> SearchStrategy[Move]:
     the public constructors of :class:`~sniff_rules.Place`,
     :class:`~sniff_rules.Draw` and :class:`~sniff_rules.Pass`: a listed
     move made by another seat (TURN-2); a tile the mover does not hold
-    (PLACE-3); a held tile on a point that is not open, on an open point it
+    (PLACE-3, or DRAW-2 while a drawn tile waits: CONV-3); a held tile on a point that is not open, on an open point it
     does not match, or led onto a non-empty table (PLACE-1, OPEN-3); a
     side arm of the Sniff before both long sides are occupied (SNIFF-2);
     another tile than the one just drawn (DRAW-2); a draw or a pass the
