@@ -196,6 +196,8 @@ class RoundLog:
         hand keeps lacking them while it only loses tiles. A tile drawn and
         kept (it did not fit) lacks only the values open when it was drawn,
         so a turn that keeps one starts the sum again from that turn's values.
+        A drawn tile waiting to be placed (DRAW-2) is left out: it fits, and
+        the next event places it.
 
         >>> from sniff_rules import Placement, Tile
         >>> from sniff_rules.scoring import Settlement
