@@ -24,6 +24,7 @@ after, so the two are never mixed. Each event has :meth:`~Drew.seen_by`, the
 event as one seat may see it (SETUP-6): another seat's drawn tile and
 another seat's dealt hand are hidden; everything else is public, and the
 hands are revealed to every seat once the round or match ends.
+:func:`event_to_data` writes an event as JSON (``$defs/event`` of the schema).
 
 >>> from sniff_rules import Rules, new_match, Place, Tile
 >>> state = new_match(Rules.standard(2), seed=20)
@@ -41,7 +42,9 @@ from typing import Any, Final, TypeAlias
 import attrs
 
 from sniff_rules._fast import sealed
+from sniff_rules.codec import lot_to_data, settlement_to_data, tiles_to_data
 from sniff_rules.errors import InvalidStateError
+from sniff_rules.jsonio import JsonObject, JsonValue
 from sniff_rules.layout import POINT_VALUE, Contribution, Layout, Placement
 from sniff_rules.moves import Draw, Move, Pass, Place, apply
 from sniff_rules.randomness import LotRound
@@ -364,3 +367,78 @@ def _round_end(after: State, scores_before: tuple[int, ...]) -> tuple[RoundEnded
     return (
         RoundEnded(result.round_number, result.finisher, result.hands, result.settlement, scores_before, after.scores),
     )
+
+
+# ---------------------------------------------------------------- JSON
+
+
+def _hands_data(hands: tuple[tuple[Tile, ...] | None, ...]) -> list[JsonValue]:
+    return [None if hand is None else tiles_to_data(hand) for hand in hands]
+
+
+def event_to_data(event: Event) -> JsonObject:
+    """The JSON object (``$defs/event`` of ``specs/vectors/schema.json``) for ``event``.
+
+    ``"event"`` names the kind (``dealt``, ``placed``, ``drew``, ``passed``,
+    ``round-ended``, ``match-won``); the other keys are the event's fields,
+    ``round_number`` written ``round``, tiles and placements in their text
+    forms. Write what a seat may see: ``event_to_data(event.seen_by(seat))``.
+
+    >>> event_to_data(Drew(0, None, False, (2, 6)))
+    {'event': 'drew', 'seat': 0, 'tile': None, 'must_place': False, 'open_values': [2, 6]}
+    """
+    if type(event) is Dealt:
+        return {
+            "event": "dealt",
+            "round": event.round_number,
+            "opener": event.opener,
+            "lot": lot_to_data(event.lot),
+            "hand_size": event.hand_size,
+            "boneyard_size": event.boneyard_size,
+            "hands": _hands_data(event.hands),
+            "scores": list(event.scores),
+        }
+    if type(event) is Placed:
+        contributions: list[JsonValue] = [{"tile": str(item.tile), "value": item.value} for item in event.contributions]
+        return {
+            "event": "placed",
+            "seat": event.seat,
+            "placement": str(event.placement),
+            "end_count": event.end_count,
+            "points": event.points,
+            "contributions": contributions,
+            "scores": list(event.scores),
+        }
+    if type(event) is Drew:
+        tile = None if event.tile is None else str(event.tile)
+        values: list[JsonValue] = list(event.open_values)
+        return {
+            "event": "drew",
+            "seat": event.seat,
+            "tile": tile,
+            "must_place": event.must_place,
+            "open_values": values,
+        }
+    if type(event) is Passed:
+        return {"event": "passed", "seat": event.seat, "open_values": list(event.open_values)}
+    if type(event) is RoundEnded:
+        return {
+            "event": "round-ended",
+            "round": event.round_number,
+            "finisher": event.finisher,
+            "hands": _hands_data(event.hands),
+            "settlement": settlement_to_data(event.settlement),
+            "scores_before": list(event.scores_before),
+            "scores_after": list(event.scores_after),
+        }
+    if type(event) is MatchWon:
+        return {
+            "event": "match-won",
+            "round": event.round_number,
+            "side": event.side,
+            "seat": event.seat,
+            "placement": str(event.placement),
+            "scores": list(event.scores),
+            "hands": _hands_data(event.hands),
+        }
+    raise InvalidStateError("FORMAT-3", f"event_to_data writes an event, got {event!r:.200}")

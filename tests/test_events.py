@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import copy
+import json
 import pickle
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 import attrs
+import jsonschema  # type: ignore[import-untyped]
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -26,12 +30,15 @@ from sniff_rules import (
     Rules,
     Settlement,
     SniffError,
+    SplitMix64,
     State,
     Tile,
     apply,
     legal_moves,
     new_match,
 )
+from sniff_rules.bots import random_move
+from sniff_rules.driver import play_match
 from sniff_rules.events import (
     EVENT_TYPES,
     Dealt,
@@ -42,11 +49,14 @@ from sniff_rules.events import (
     Placed,
     RoundEnded,
     apply_with_events,
+    event_to_data,
     seen_by,
 )
 from sniff_rules.notation import parse_move
 from sniff_rules.strategies import illegal_moves_of, legal_moves_of, states
 from support import about_to_block, deal_order, layout_of, make_state, pt, tiles
+
+SCHEMA = Path(__file__).resolve().parent.parent / "specs" / "vectors" / "schema.json"
 
 
 def _placed_then(events: tuple[Event, ...]) -> tuple[Placed, Event]:
@@ -350,3 +360,54 @@ def test_an_illegal_move_changes_nothing_and_reports_nothing() -> None:
     with pytest.raises(IllegalMoveError) as caught:
         apply_with_events(state, Draw(0))
     assert "TURN-2" == caught.value.rule
+
+
+# ---------------------------------------------------------------- JSON
+
+
+@cache
+def _event_validator() -> Any:
+    loaded = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    return jsonschema.Draft202012Validator({"$defs": loaded["$defs"], "$ref": "#/$defs/event"})
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_event_of_a_match_as_any_seat_sees_it_matches_the_schema(players: int) -> None:
+    """FORMAT-2 SETUP-6: each event's JSON, whole and as each seat sees it, validates against $defs/event."""
+    steps = play_match(new_match(Rules.standard(players), seed=13), [random_move] * players, SplitMix64.from_seed(13))
+    events = [event for step in steps for event in step.events]
+    validator = _event_validator()
+    for seat in (*range(players), None):
+        for event in events:
+            data = event_to_data(event.seen_by(seat))
+            validator.validate(json.loads(json.dumps(data)))
+    assert {Dealt, Placed, Drew, RoundEnded, MatchWon} <= {type(event) for event in events}
+
+
+def test_an_event_is_written_with_its_fields_by_name() -> None:
+    """FORMAT-2 SETTLE-1: a round's end is written with its kind, round, finisher, hands, settlement and scores."""
+    _, (_, ended) = apply_with_events(_round_ends_on_a_scoring_tile(), Place(0, Tile(5, 5), pt(Tile(0, 5), Port.HIGH)))
+    assert {
+        "event": "round-ended",
+        "round": 1,
+        "finisher": 0,
+        "hands": [[], ["[1|3]", "[2|3]"]],
+        "settlement": {"hand_pips": [0, 9], "deductions": [0, 10], "side_deductions": [0, 10]},
+        "scores_before": [30, 30],
+        "scores_after": [30, 20],
+    } == event_to_data(ended)
+    assert {"event": "passed", "seat": 1, "open_values": [0, 5]} == event_to_data(Passed(1, (0, 5)))
+
+
+def test_the_event_schema_refuses_a_hidden_fact_written_wrongly() -> None:
+    """FORMAT-2: a drawn tile high half first, an unknown kind or an extra key is refused by the schema."""
+    drew = event_to_data(Drew(0, Tile(1, 4), True, (1,)))
+    for broken in ({**drew, "tile": "[4|1]"}, {**drew, "event": "discarded"}, {**drew, "extra": 1}):
+        assert not _event_validator().is_valid(broken)
+
+
+def test_writing_refuses_what_is_no_event() -> None:
+    """FORMAT-3: event_to_data writes an event and nothing else."""
+    with pytest.raises(InvalidStateError) as caught:
+        event_to_data("placed")  # type: ignore[arg-type]
+    assert "FORMAT-3" == caught.value.rule
