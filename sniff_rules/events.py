@@ -7,16 +7,16 @@ leaves ``drawn`` empty; a match won mid-round leaves ``last_round`` on the
 round before. :func:`apply_with_events` applies a move through ``apply``
 (which stays the fast path) and also says what happened, as frozen values:
 
-===============  ==============================================================
-event            when
-===============  ==============================================================
-:class:`Dealt`   a round was dealt: its number, opener, lot, the hands
-:class:`Placed`  a tile was placed: by whom, where, the end count, its points
-:class:`Drew`    a tile was drawn: by whom, the tile, whether it must be placed
-:class:`Passed`  a seat passed (PASS-1)
-:class:`RoundEnded`  the round ended, played out or blocked, and was settled
-:class:`MatchWon`    a side reached the target (MATCH-1); nothing follows
-===============  ==============================================================
+========================  ==============================================================
+event                     when
+========================  ==============================================================
+:class:`Dealt`            a round was dealt: its number, opener, lot, the hands
+:class:`Placed`           a tile was placed: by whom, where, the end count, points
+:class:`Drew`             a tile was drawn: by whom, the tile, whether it must be placed
+:class:`Passed`           a seat passed (PASS-1)
+:class:`RoundEnded`       the round ended, played out or blocked, and was settled
+:class:`MatchWon`         a side reached the target (MATCH-1); nothing follows
+========================  ==============================================================
 
 A placement's points are in its :class:`Placed`; the settlement that may
 follow is in the :class:`RoundEnded` after it, with the scores before and
