@@ -46,6 +46,7 @@ from sniff_rules.errors import IllegalMoveError, InvalidMoveError, InvalidStateE
 from sniff_rules.events import Dealt, Event, apply_with_events
 from sniff_rules.jsonio import (
     JSON_RULE,
+    MAX_SAFE_INT,
     JsonObject,
     JsonValue,
     json_array,
@@ -232,6 +233,9 @@ def record_to_data(record: MatchRecord) -> JsonObject:
     """The JSON object (``$defs/matchRecord`` of the schema) for ``record``."""
     if type(record) is not MatchRecord:
         raise InvalidStateError("FORMAT-3", f"record_to_data writes a MatchRecord, got {record!r:.200}")
+    if record.seed is not None and not -MAX_SAFE_INT <= record.seed <= MAX_SAFE_INT:
+        # A JavaScript reader would round it, and deal another match.
+        raise NotationError(JSON_RULE, f"only a seed within ±(2**53 - 1) has a JSON form, got {record.seed}")
     deals: list[JsonValue] = [{"order": tiles_to_data(deal.order), "opener": deal.opener} for deal in record.deals]
     moves: list[JsonValue] = [str(move) for move in record.moves]
     return {

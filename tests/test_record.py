@@ -353,6 +353,16 @@ def test_writing_refuses_a_non_record() -> None:
     assert "FORMAT-3" == caught.value.rule
 
 
+def test_writing_refuses_a_seed_no_json_reader_holds() -> None:
+    """FORMAT-2 SETUP-5: a seed beyond ±(2**53 - 1) has no JSON form; the largest that has one is written."""
+    rules = Rules.standard(2)
+    with pytest.raises(NotationError) as caught:
+        record_to_json(MatchRecord.seeded(rules, 2**53))
+    assert "FORMAT-2" == caught.value.rule
+    largest = MatchRecord.seeded(rules, 2**53 - 1)
+    assert largest == record_from_json(record_to_json(largest))
+
+
 @pytest.mark.parametrize("make", [_seeded, lambda: _dealt_match(2, 5)[0], lambda: _dealt_match(2, 5)[0].deals[0]])
 def test_records_and_deals_are_sealed_and_paste_back(make: Callable[[], Any]) -> None:
     """A record and a deal refuse __setstate__; copies, pickles and their repr, evaluated, are equal values."""
