@@ -384,11 +384,15 @@ def _refusal_in(state: State, meant: Move | None, tile: Tile | None, where: str)
             return err.rule, _message(err)
     if tile is None:
         return "TURN-1", "no legal move matches it"
-    if tile not in state.hand(seat):
-        return "PLACE-3", f"seat {seat} does not hold {tile}"
-    drawn = state.drawn_tile
-    if drawn is not None and drawn != tile:
-        return "DRAW-2", f"seat {seat} drew {drawn} and must place it, not {tile}"
-    if state.layout.is_empty:
+    layout = state.layout
+    # A placement of the tile anywhere: apply cites a tile not held (PLACE-3) or
+    # a drawn tile waiting (DRAW-2) before looking at the table, in its own order.
+    probe = Place(seat, tile, None if layout.is_empty else layout.open_points[0])
+    try:
+        apply(state, probe)
+    except IllegalMoveError as err:
+        if err.rule in ("PLACE-3", "DRAW-2"):
+            return err.rule, _message(err)
+    if layout.is_empty:
         return "OPEN-3", f"nothing is on the table: {tile} is led, not attached"
     return "PLACE-1", where

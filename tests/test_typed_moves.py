@@ -179,6 +179,14 @@ def test_typed_text_naming_no_legal_move_cites_the_rule_apply_would(
     assert str(err).endswith("; legal: " + (", ".join(str(move).split(":", 1)[1] for move in legal) or "none"))
 
 
+def test_a_tile_not_held_while_a_drawn_tile_waits_cites_what_apply_cites() -> None:
+    """PLACE-3 DRAW-2: when both refuse a tile typed alone, the rule cited is the one apply cites first."""
+    state = _drew_a_fitting_tile()
+    with pytest.raises(IllegalMoveError) as by_apply:
+        apply(state, Place(0, Tile(5, 5), state.layout.open_points[0]))
+    assert by_apply.value.rule == _unmatched("55", state).rule
+
+
 def test_a_sniff_arm_named_too_soon_cites_sniff_2() -> None:
     """SNIFF-2: a placement on the Sniff's arm before both long sides are occupied cites SNIFF-2, as apply does."""
     state = make_state(
