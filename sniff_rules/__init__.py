@@ -46,6 +46,7 @@ from sniff_rules.state import (
     position_key,
 )
 from sniff_rules.tiles import DOUBLE_SIX, HandMask, Pip, Tile, TileIndex, parse_tiles, tiles_text
+from sniff_rules.view import Observation, observe
 
 __version__ = "0.1.0"
 
@@ -64,6 +65,7 @@ __all__ = [
     "Layout",
     "Move",
     "NotationError",
+    "Observation",
     "Pass",
     "Phase",
     "Pip",
@@ -90,6 +92,7 @@ __all__ = [
     "legal_moves",
     "new_match",
     "next_round",
+    "observe",
     "parse_tiles",
     "play_points",
     "position_key",

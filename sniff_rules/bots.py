@@ -7,11 +7,12 @@ not for fair play against people.
 
 from __future__ import annotations
 
-from sniff_rules.errors import IllegalMoveError
+from sniff_rules.driver import play_match
+from sniff_rules.errors import IllegalMoveError, InvalidStateError
 from sniff_rules.moves import Move, Place, apply, legal_moves
 from sniff_rules.randomness import RandomSource, draw_below
 from sniff_rules.scoring import play_points
-from sniff_rules.state import Phase, State, next_round
+from sniff_rules.state import Phase, State
 
 
 def _moves_of(state: State) -> tuple[Move, ...]:
@@ -46,11 +47,15 @@ def greedy_move(state: State) -> Move:
 
 
 def play_out(state: State, source: RandomSource) -> tuple[State, RandomSource]:
-    """Play random moves (dealing new rounds as needed) until the match ends."""
-    while state.phase is not Phase.MATCH_OVER:
-        if state.phase is Phase.ROUND_OVER:
-            state = next_round(state)
-            continue
-        move, source = random_move(state, source)
-        state = apply(state, move)
+    """Play random moves (dealing new rounds as needed) until the match ends.
+
+    The match is driven by :func:`sniff_rules.driver.play_match` with
+    :func:`random_move` at every seat; returns its last state and source.
+    """
+    if type(state) is not State:
+        raise InvalidStateError("FORMAT-3", f"play_out plays on from a State, got {state!r:.200}")
+    for step in play_match(state, [random_move] * state.rules.players, source):
+        state = step.state
+        assert step.source is not None
+        source = step.source
     return state, source

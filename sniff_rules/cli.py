@@ -11,23 +11,28 @@ from pathlib import Path
 from typing import TextIO
 
 from sniff_rules.bots import greedy_move
-from sniff_rules.moves import Place, apply
+from sniff_rules.driver import play_match
+from sniff_rules.events import Dealt, Drew, MatchWon, Placed, RoundEnded
+from sniff_rules.moves import Move
+from sniff_rules.randomness import RandomSource, SplitMix64
 from sniff_rules.rules import Rules
-from sniff_rules.scoring import play_points
-from sniff_rules.state import Phase, State, new_match, next_round
+from sniff_rules.state import State, new_match
 
 
-def _describe_round_end(state: State) -> str:
-    result = state.last_round
-    assert result is not None
-    how = "blocked" if result.finisher is None else f"seat {result.finisher} played out"
+def _describe_round_end(ended: RoundEnded) -> str:
+    how = "blocked" if ended.blocked else f"seat {ended.finisher} played out"
+    settlement = ended.settlement
     hands = "; ".join(
         f"seat {seat}: {' '.join(map(str, hand)) or '-'} = {pips} -> -{cost}"
         for seat, (hand, pips, cost) in enumerate(
-            zip(result.hands, result.settlement.hand_pips, result.settlement.deductions, strict=True)
+            zip(ended.hands, settlement.hand_pips, settlement.deductions, strict=True)
         )
     )
-    return f"round {result.round_number} {how}. Settlement: {hands}. Scores {state.scores}"
+    return f"round {ended.round_number} {how}. Settlement: {hands}. Scores {ended.scores_after}"
+
+
+def _greedy(state: State, source: RandomSource) -> tuple[Move, RandomSource]:
+    return greedy_move(state), source
 
 
 def demo(players: int, seed: int, out: TextIO) -> State:
@@ -35,29 +40,30 @@ def demo(players: int, seed: int, out: TextIO) -> State:
     rules = Rules.standard(players)
     state = new_match(rules, seed=seed)
     print(f"American Sniff, {players} players, target {rules.target}, seed {seed}", file=out)
-    if state.lot:
-        print(f"lot: {state.lot} -> seat {state.opener} opens", file=out)
-    while True:
-        if state.phase is Phase.MATCH_OVER:
-            seats = ", ".join(map(str, rules.seats_of(state.winner or 0)))
-            print(f"match over: side {state.winner} (seat {seats}) wins with {state.scores}", file=out)
-            return state
-        if state.phase is Phase.ROUND_OVER:
-            print(_describe_round_end(state), file=out)
-            state = next_round(state)
-            opener = f"lot {state.lot}" if state.lot else "the finisher opens"
-            print(f"-- round {state.round_number}: seat {state.opener} opens ({opener})", file=out)
-            continue
-        move = greedy_move(state)
-        after = apply(state, move)
-        line = str(move)
-        if isinstance(move, Place):
-            points = play_points(after.layout.end_count)
-            line += f"  count {after.layout.end_count}" + (f"  +{points}" if points else "")
-        elif after.drawn >= 0:
-            line += f" {after.drawn_tile} (fits: must place it)"
-        print(f"{line}  scores {after.scores}", file=out)
-        state = after
+    for step in play_match(state, [_greedy] * players, SplitMix64.from_seed(seed)):
+        state = step.state
+        line = "" if step.move is None else str(step.move)
+        for event in step.events:
+            if isinstance(event, Dealt):
+                if event.round_number == 1:
+                    if event.lot:
+                        print(f"lot: {event.lot} -> seat {event.opener} opens", file=out)
+                else:
+                    opener = f"lot {event.lot}" if event.lot else "the finisher opens"
+                    print(f"-- round {event.round_number}: seat {event.opener} opens ({opener})", file=out)
+            elif isinstance(event, Placed):
+                line += f"  count {event.end_count}" + (f"  +{event.points}" if event.points else "")
+            elif isinstance(event, Drew) and event.must_place:
+                line += f" {event.tile} (fits: must place it)"
+        if step.move is not None:
+            print(f"{line}  scores {state.scores}", file=out)
+        for event in step.events:
+            if isinstance(event, RoundEnded):
+                print(_describe_round_end(event), file=out)
+            elif isinstance(event, MatchWon):
+                seats = ", ".join(map(str, rules.seats_of(event.side)))
+                print(f"match over: side {event.side} (seat {seats}) wins with {event.scores}", file=out)
+    return state
 
 
 def _shown(path: Traversable) -> str:

@@ -45,6 +45,16 @@ POLICY_TEXT: Final = (
 """How a recorded match chooses its moves, as its header states it."""
 
 
+def recording_choice(state: State, policy: RandomSource) -> tuple[Move, RandomSource]:
+    """The move :data:`POLICY_TEXT` chooses, ``L[below(len(L))]``, and the policy's next source.
+
+    A policy for :func:`sniff_rules.driver.play_match`.
+    """
+    options = legal_moves(state)
+    index, policy = policy.below(len(options))
+    return options[index], policy
+
+
 @attrs.frozen
 class RecordedTally:
     """Counts over recorded matches, as the summary line states them."""

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Final
 
 from sniff_rules.codec import lot_to_data, rules_to_data, state_from_data, state_to_data, tiles_to_data
+from sniff_rules.driver import play_match
 from sniff_rules.jsonio import JsonObject, JsonValue
 from sniff_rules.moves import apply, legal_moves
 from sniff_rules.perft import perft
@@ -34,9 +35,10 @@ from sniff_rules.recording import (
     is_deal_of,
     move_line,
     move_texts,
+    recording_choice,
 )
 from sniff_rules.rules import Rules
-from sniff_rules.state import Phase, State, new_match, next_round
+from sniff_rules.state import Phase, State, new_match
 
 MATCHES_PER_PLAYER_COUNT: Final = 11
 """Recorded matches per player count: 33 in all, about 650 rounds."""
@@ -85,12 +87,26 @@ def record_match(name: str, players: int, seed: int, policy_seed: int) -> tuple[
     lines: list[JsonObject] = [
         {"type": "match", "match": name, "rules": rules_to_data(rules), "seed": seed, "policy_seed": policy_seed}
     ]
-    policy: RandomSource = SplitMix64.from_seed(policy_seed)
     source: RandomSource = SplitMix64.from_seed(seed)
-    state = new_match(rules, seed=seed)
+    policies = [recording_choice] * players
     lot_first = True
     rounds = blocked = moves = 0
-    while True:
+    before = new_match(rules, seed=seed)
+    for step in play_match(before, policies, SplitMix64.from_seed(policy_seed)):
+        state = step.state
+        if step.move is not None:
+            lines.append(move_line(before, step.move, state))
+            moves += 1
+            before = state
+            continue
+        if rounds:
+            # A deal after the first: ``before`` is the round it follows, settled.
+            result = before.last_round
+            assert result is not None
+            assert before.source is not None
+            lot_first = result.blocked
+            blocked += lot_first
+            source = before.source
         lot, opener, order, source = expected_deal(rules, source, lot_first)
         if state.lot != lot or (opener is not None and opener != state.opener) or not is_deal_of(state, order):
             raise AssertionError(f"{name}: the engine's deal differs from SETUP-5/OPEN-1 as recomputed")
@@ -107,25 +123,9 @@ def record_match(name: str, players: int, seed: int, policy_seed: int) -> tuple[
                 "legal": move_texts(legal_moves(state)),
             }
         )
-        while state.phase is Phase.PLAYING:
-            options = legal_moves(state)
-            index, policy = policy.below(len(options))
-            move = options[index]
-            after = apply(state, move)
-            lines.append(move_line(state, move, after))
-            moves += 1
-            state = after
-        if state.phase is Phase.MATCH_OVER:
-            last_tile = not state.hand(state.to_move)
-            tally = RecordedTally(1, rounds, blocked, int(not last_tile), int(last_tile), moves)
-            return lines, tally
-        result = state.last_round
-        assert result is not None
-        lot_first = result.blocked
-        blocked += lot_first
-        assert state.source is not None
-        source = state.source
-        state = next_round(state)
+        before = state
+    last_tile = not before.hand(before.to_move)
+    return lines, RecordedTally(1, rounds, blocked, int(not last_tile), int(last_tile), moves)
 
 
 def recorded_text(players: int, matches: int = MATCHES_PER_PLAYER_COUNT) -> tuple[str, RecordedTally]:
@@ -192,10 +192,9 @@ def _late_round(rules: Rules, seed: int) -> tuple[JsonObject, State, int]:
         policy: RandomSource = SplitMix64.from_seed(seed + POLICY_SEED_OFFSET)
         played: list[JsonValue] = []
         while state.phase is Phase.PLAYING and len(state.boneyard) > LATE_ROUND_BONEYARD:
-            options = legal_moves(state)
-            index, policy = policy.below(len(options))
-            state = apply(state, options[index])
-            played.append(str(options[index]))
+            move, policy = recording_choice(state, policy)
+            state = apply(state, move)
+            played.append(str(move))
         if state.phase is Phase.PLAYING:
             start["moves"] = played
             return start, state, seed
