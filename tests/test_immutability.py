@@ -306,3 +306,14 @@ def test_sealed_by_default_rebuilds_through_the_class() -> None:
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         value.__setstate__({"size": 4})  # type: ignore[attr-defined]
     assert 3 == value.size
+
+
+def test_a_copied_placement_keeps_its_target() -> None:
+    """A Place with a target is rebuilt whole by copy and pickle: seat, tile and target."""
+    state = new_match(Rules.standard(2), seed=1)
+    state = apply(state, legal_moves(state)[0])
+    move = legal_moves(state)[0]
+    assert isinstance(move, Place)
+    assert move.target is not None
+    for rebuilt in (copy.copy(move), pickle.loads(pickle.dumps(move))):
+        assert (move.seat, move.tile, move.target) == (rebuilt.seat, rebuilt.tile, rebuilt.target)

@@ -645,6 +645,9 @@ def test_a_port_is_given_as_a_port_or_its_number() -> None:
     """PLACE-2, FORMAT-3: a port's number 0..5 stands for the port; the first and last number are accepted."""
     assert AttachmentPoint(Tile(1, 4), Port.LOW) == AttachmentPoint(Tile(1, 4), _nothing(0))
     assert Port.ARM_B is AttachmentPoint(Tile(1, 1), _nothing(5)).port
+    with pytest.raises(InvalidMoveError) as caught:
+        AttachmentPoint(Tile(1, 1), _nothing(6))
+    assert "PLACE-2: a port is a Port or its number 0..5, got 6" == str(caught.value)
 
 
 def test_tiles_text_is_read_with_spaces_inside_and_between_tiles() -> None:
@@ -663,9 +666,9 @@ def test_a_layout_reads_back_from_its_repr() -> None:
 def test_an_unbuilt_state_is_not_mistaken_for_a_malformed_argument() -> None:
     """FORMAT-3: a State whose fields were never set is a broken State, so its AttributeError is not reworded."""
     empty: Any = object.__new__(State)
-    with pytest.raises(AttributeError):
+    with pytest.raises(AttributeError, match="'phase'"):
         legal_moves(empty)
-    with pytest.raises(AttributeError):
+    with pytest.raises(AttributeError, match="'phase'"):
         apply(empty, Draw(0))
 
 
@@ -678,3 +681,13 @@ def test_a_state_created_with_no_opener_has_seat_zero_open_and_move() -> None:
     """OPEN-1: State.create's opener defaults to seat 0, and the seat to move to the opener."""
     state = State.create(rules=_RULES, hands=("[1|2]", "[3|4]"), boneyard="")
     assert (0, 0) == (state.opener, state.to_move)
+
+
+def test_a_layout_is_rebuilt_from_its_placements() -> None:
+    """PLACE-1, SNIFF-3: Layout.from_placements replays each placement in order, the lead and the arms included."""
+    layout = Layout.parse("[5|5] [2|5]>[5|5].chain-a [3|5]>[5|5].chain-b [4|5]>[5|5].arm-a")
+    assert layout == Layout.from_placements(layout.placements)
+    assert Layout.EMPTY == Layout.from_placements(())
+    with pytest.raises(IllegalMoveError) as caught:
+        Layout.from_placements(layout.placements[1:])
+    assert "OPEN-3" == caught.value.rule
