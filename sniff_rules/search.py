@@ -69,7 +69,7 @@ class SearchBot:
     """Determinized search with ``deals`` sampled deals a decision (``deals`` times the
     legal moves playouts in all); a policy of a seat's view and a source."""
 
-    deals: int = attrs.field(default=24, validator=_check_deals)
+    deals: int = attrs.field(default=32, validator=_check_deals)
 
     def __call__(self, view: SeatView, source: RandomSource) -> tuple[Move, RandomSource]:
         """The move of the best total over the sampled deals, and the advanced source."""

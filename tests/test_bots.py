@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
+from benchmarks.bots import play_one, wilson
 from sniff_rules import (
     IllegalMoveError,
     InvalidStateError,
@@ -115,3 +116,16 @@ def test_fair_bots_play_whole_matches_through_the_driver() -> None:
         new_match(Rules.standard(3), seed=8), policies, SplitMix64.from_seed(8), present=present_seat_view
     )
     assert Phase.MATCH_OVER == list(steps)[-1].state.phase
+
+
+def test_the_benchmark_interval_is_wilsons() -> None:
+    """The bots benchmark's 95% interval is Wilson's: 50 of 100 gives 40.4%..59.6%, 0 of 10 starts at 0."""
+    low, high = wilson(50, 100)
+    assert (0.4038, 0.5962) == (round(low, 4), round(high, 4))
+    assert (0.0, 0.2775) == tuple(round(bound, 4) for bound in wilson(0, 10))
+
+
+def test_the_benchmark_plays_a_match_and_counts_the_search_playouts() -> None:
+    """The bots benchmark plays one match to its end; a search side reports its playouts and its time."""
+    result = play_one(("search", 2, 0, 1))
+    assert (bool, True, True) == (type(result["won"]), result["playouts"] > 0, result["seconds"] > 0)
