@@ -21,15 +21,19 @@ been placed since, the round goes on only because some hand holds a tile
 that fits (BLOCK-1); it applies when the seat's own hand holds none.
 
 **The distribution** is uniform over the consistent deals, a deal being
-each seat's dealt hand as a set and the boneyard as a sequence. The tiles
-are assigned to slots one at a time: the next tile goes to slot ``g`` with
-probability ``N(rest after g) / N(rest)``, where ``N`` counts the
+each seat's dealt hand as a set and the boneyard as a sequence. Boneyard
+positions whose tiles the log allows alike (the rest of the boneyard; the
+draws kept in one turn) are one group, filled as a set. The tiles are
+assigned to a hand or a group one at a time: the next tile goes to ``g``
+with probability ``N(rest after g) / N(rest)``, where ``N`` counts the
 consistent ways to place the remaining tiles into the remaining room
 (memoised exact counts; for the non-local constraint, the count of all ways
-less the count of those with no fitting tile held). The probabilities of a
-deal's choices telescope to ``1 / N(all)``; the tiles left to be drawn are
+less the count of those with no fitting tile held). The probabilities of
+an assignment's choices telescope to ``1 / N(all)``; each group's tiles are
 then put in a uniform order (Fisher–Yates, :func:`~sniff_rules.randomness.shuffled`),
-a factor ``1 / b!`` common to every deal. Nothing is rejected and nothing
+every order as consistent as any other, so each deal has probability
+``1 / (N(all) * prod(k!))``, the ``k`` the groups' sizes: the same for all.
+Nothing is rejected and nothing
 retried, so tight constraints cost no more than loose ones.
 
 >>> from sniff_rules import Rules, SplitMix64, new_match
@@ -91,6 +95,18 @@ class _Slot:
     position: int = -1
 
 
+@attrs.frozen
+class _Group:
+    """Room the sampler fills: a seat's dealt hand (no positions), or boneyard positions
+    whose tiles the log allows alike; ``held`` when a seat holds what is put there."""
+
+    held: bool
+    seat: Seat
+    room: int
+    positions: tuple[int, ...]
+    tiles: frozenset[Tile]
+
+
 def _moves_of(events: tuple[Event, ...]) -> tuple[Move, ...]:
     moves: list[Move] = []
     for event in events:
@@ -145,33 +161,46 @@ class DealSampler:
             elif type(event) is Placed:
                 placed[event.tile] = (event.seat, index)
         known |= set(fixed.values())
-        undrawn = deal.boneyard_size - position
-        slots.append(_Slot("boneyard", -1, _NEVER, undrawn))
         end = log.end
         revealed = {tile: holder for holder, hand in enumerate(end.hands) for tile in hand} if end else None
         hidden = tuple(tile for tile in DOUBLE_SIX if tile not in known)
+        undrawn = deal.boneyard_size - position
+        slots.append(_Slot("boneyard", -1, _NEVER, undrawn))
+        columns = [
+            frozenset(tile for tile in hidden if _allowed(tile, slot, placed.get(tile), waits, revealed))
+            for slot in slots
+        ]
+        # Positions whose tiles the log allows alike (draws kept in one turn, the boneyard
+        # left) form one group: counted once, their order drawn uniformly at the end.
+        groups: dict[tuple[str, int, frozenset[Tile]], _Group] = {}
+        for slot, column in zip(slots, columns, strict=True):
+            if slot.kind == "hand":
+                groups["hand", slot.seat, column] = _Group(True, slot.seat, slot.room, (), column)
+                continue
+            positions = tuple(range(position, deal.boneyard_size)) if slot.kind == "boneyard" else (slot.position,)
+            key = ("boneyard" if slot.kind == "boneyard" else "held", -1, column)
+            before = groups.get(key)
+            joined = positions if before is None else (*before.positions, *positions)
+            groups[key] = _Group(slot.kind != "boneyard", -1, len(joined), joined, column)
         self._fixed: Final = fixed
-        self._slots: Final = tuple(slots)
+        self._groups: Final = tuple(group for group in groups.values() if group.room)
         self._boneyard_size: Final = deal.boneyard_size
-        allowed: list[tuple[int, ...]] = []
-        for tile in hidden:
-            options = []
-            for number, slot in enumerate(slots):
-                if _allowed(tile, slot, placed.get(tile), waits, revealed):
-                    options.append(number)
-            allowed.append(tuple(options))
+        allowed = [tuple(n for n, group in enumerate(self._groups) if tile in group.tiles) for tile in hidden]
         # Tiles with the fewest options first keep the counted room small.
         order = sorted(range(len(hidden)), key=lambda i: len(allowed[i]))
         self._tiles: Final = tuple(hidden[i] for i in order)
         self._allowed: Final = tuple(allowed[i] for i in order)
         self._fits_held: Final = self._fitting_held(view, placed)
-        self._rooms: Final = tuple(slot.room for slot in slots)
+        self._rooms: Final = tuple(group.room for group in self._groups)
         self._count_all = cache(self._count_all_uncached)
         self._count_none = cache(self._count_none_uncached)
         ways = self._ways(0, self._rooms, self._fits_held is None)
         if ways == 0:
             raise InvalidStateError("FORMAT-3", "no deal of the round is consistent with the view's log")
-        self.count: Final = ways * factorial(undrawn)
+        orders = 1
+        for group in self._groups:
+            orders *= factorial(len(group.positions))
+        self.count: Final = ways * orders
         """How many deals are consistent with the view (hands as sets, the boneyard in order)."""
 
     def _fitting_held(self, view: SeatView, placed: dict[Tile, tuple[Seat, int]]) -> tuple[bool, ...] | None:
@@ -210,7 +239,7 @@ class DealSampler:
         fits = self._fits_held[index]
         total = 0
         for number in self._allowed[index]:
-            if rooms[number] and not (fits and self._slots[number].kind != "boneyard"):
+            if rooms[number] and not (fits and self._groups[number].held):
                 total += self._count_none(index + 1, _less(rooms, number))
         return total
 
@@ -219,7 +248,7 @@ class DealSampler:
         source = check_source(source)
         rooms = self._rooms
         satisfied = self._fits_held is None
-        chosen: list[list[Tile]] = [[] for _ in self._slots]
+        chosen: list[list[Tile]] = [[] for _ in self._groups]
         for index, tile in enumerate(self._tiles):
             ways = self._ways(index, rooms, satisfied)
             pick, source = draw_below(source, ways)
@@ -228,7 +257,7 @@ class DealSampler:
                     continue
                 after = _less(rooms, number)
                 now = satisfied or (
-                    self._fits_held is not None and self._fits_held[index] and self._slots[number].kind != "boneyard"
+                    self._fits_held is not None and self._fits_held[index] and self._groups[number].held
                 )
                 share = self._ways(index + 1, after, now)
                 if pick < share:
@@ -246,17 +275,16 @@ class DealSampler:
         boneyard: list[Tile | None] = [None] * self._boneyard_size
         for position, tile in self._fixed.items():
             boneyard[position] = tile
-        rest: tuple[Tile, ...] = ()
-        for slot, tiles in zip(self._slots, chosen, strict=True):
-            if slot.kind == "hand":
-                hands[slot.seat] = tuple(sorted(tiles, key=lambda tile: tile.index))
-            elif slot.kind == "boneyard":
-                rest = tuple(tiles)
-            else:
-                boneyard[slot.position] = tiles[0]
-        order, source = shuffled(rest, source)
-        drawn = [tile for tile in boneyard if tile is not None]
-        return SampledDeal(tuple(hands), (*drawn, *order)), source
+        for group, tiles in zip(self._groups, chosen, strict=True):
+            if not group.positions:
+                hands[group.seat] = tuple(sorted(tiles, key=lambda tile: tile.index))
+                continue
+            order, source = shuffled(tuple(tiles), source)
+            for position, tile in zip(group.positions, order, strict=True):
+                boneyard[position] = tile
+        pile = tuple(tile for tile in boneyard if tile is not None)
+        assert len(pile) == self._boneyard_size
+        return SampledDeal(tuple(hands), pile), source
 
     def sample_state(self, source: RandomSource) -> tuple[State, RandomSource]:
         """The state the view's round reaches from a sampled deal, and the advanced source.
