@@ -46,7 +46,16 @@ from sniff_rules.state import (
     position_key,
 )
 from sniff_rules.tiles import DOUBLE_SIX, HandMask, Pip, Tile, TileIndex, parse_tiles, tiles_text
-from sniff_rules.view import Observation, observe
+from sniff_rules.view import (
+    MoveOption,
+    Observation,
+    SeatView,
+    observe,
+    present_seat_view,
+    seat_view,
+    seat_view_to_data,
+    seat_view_to_json,
+)
 
 __version__ = "0.1.0"
 
@@ -64,6 +73,7 @@ __all__ = [
     "InvalidTileError",
     "Layout",
     "Move",
+    "MoveOption",
     "NotationError",
     "Observation",
     "Pass",
@@ -80,6 +90,7 @@ __all__ = [
     "RoundResult",
     "Rules",
     "Seat",
+    "SeatView",
     "Settlement",
     "Side",
     "SniffError",
@@ -96,9 +107,13 @@ __all__ = [
     "parse_tiles",
     "play_points",
     "position_key",
+    "present_seat_view",
     "recount_end",
     "round_to_five",
     "score_play",
+    "seat_view",
+    "seat_view_to_data",
+    "seat_view_to_json",
     "settle_round",
     "shuffled",
     "tiles_text",

@@ -1,8 +1,22 @@
-"""Simple players for demos, tests and benchmarks; they use the core only.
+"""Players for demos, tests and benchmarks: fair bots that see a seat's view, and simulators.
 
-A bot is a pure function from a state (and a random source, for the
-random one) to a move; it sees the whole state, so it is for simulation,
-not for fair play against people.
+The **fair bots** decide from a :class:`~sniff_rules.view.SeatView` and a
+seeded source alone, never the full state, so they can play against
+people: :func:`random_bot` (a uniform legal move), :func:`greedy_bot` (the
+most points now, then the heaviest tile) and, in :mod:`sniff_rules.search`,
+:class:`~sniff_rules.search.SearchBot`. Each is a policy of
+:func:`sniff_rules.driver.play_match` with
+``present=sniff_rules.view.present_seat_view``.
+
+:func:`random_move` and :func:`greedy_move` take the whole state: they are
+for simulation (playouts, tests, the conformance runner), not fair play.
+
+>>> from sniff_rules import Rules, SplitMix64, new_match
+>>> from sniff_rules.view import present_seat_view
+>>> steps = list(play_match(new_match(Rules.standard(2), seed=1), [greedy_bot, random_bot],
+...                         SplitMix64.from_seed(1), present=present_seat_view))
+>>> steps[-1].state.is_over
+True
 """
 
 from __future__ import annotations
@@ -13,6 +27,34 @@ from sniff_rules.moves import Move, Place, apply, legal_moves
 from sniff_rules.randomness import RandomSource, draw_below
 from sniff_rules.scoring import play_points
 from sniff_rules.state import Phase, State
+from sniff_rules.view import MoveOption, SeatView
+
+
+def _options_of(view: SeatView) -> tuple[MoveOption, ...]:
+    if type(view) is not SeatView:
+        raise InvalidStateError("FORMAT-3", f"a fair bot decides from a SeatView, got {view!r:.200}")
+    if not view.options:
+        raise IllegalMoveError("TURN-1", f"seat {view.seat} has no move: it is not its turn, or the round is over")
+    return view.options
+
+
+def random_bot(view: SeatView, source: RandomSource) -> tuple[Move, RandomSource]:
+    """A uniformly random legal move of the seat's view, and the advanced source."""
+    options = _options_of(view)
+    choice, source = draw_below(source, len(options))
+    return options[choice].move, source
+
+
+def greedy_bot(view: SeatView, source: RandomSource) -> tuple[Move, RandomSource]:
+    """The legal move scoring the most points now; ties go to the heaviest tile, then
+    to the first listed (shedding pips lowers the settlement). ``source`` is unused."""
+    best = max(_options_of(view), key=_greedy_key)
+    return best.move, source
+
+
+def _greedy_key(option: MoveOption) -> tuple[int, int]:
+    move = option.move
+    return (option.points, move.tile.pips) if type(move) is Place else (-1, -1)
 
 
 def _moves_of(state: State) -> tuple[Move, ...]:

@@ -42,8 +42,9 @@ from sniff_rules import (
     new_match,
 )
 from sniff_rules._fast import constructor, fast_frozen, sealed
+from sniff_rules.events import Dealt
 from sniff_rules.tally import PaperTally, paper_tally
-from sniff_rules.view import Observation, observe
+from sniff_rules.view import MoveOption, Observation, SeatView, observe, seat_view
 
 
 def _finished_round() -> State:
@@ -54,6 +55,7 @@ def _finished_round() -> State:
 
 
 _ROUND_OVER = _finished_round()
+_DEALT = new_match(Rules.standard(2), seed=20)
 _LAYOUT = Layout.parse("[5|5] [2|5]>[5|5].chain-a [3|5]>[5|5].chain-b")
 
 EXAMPLES: dict[type, Callable[[], Any]] = {
@@ -74,6 +76,8 @@ EXAMPLES: dict[type, Callable[[], Any]] = {
     Draw: lambda: Draw(1),
     Pass: lambda: Pass(2),
     Observation: lambda: observe(_ROUND_OVER, 0),
+    SeatView: lambda: seat_view(_DEALT, 0, [Dealt.of(_DEALT)]),
+    MoveOption: lambda: seat_view(_DEALT, _DEALT.to_move, [Dealt.of(_DEALT)]).options[0],
     PaperTally: lambda: paper_tally(135),
 }
 
