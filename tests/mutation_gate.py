@@ -8,7 +8,7 @@ Reads the counts that ``python3 -m mutmut export-cicd-stats`` writes to
 Timeouts, survivors and mutants without tests all count against the score.
 A run that did not check every mutant (interrupted, or counts that do not
 add up to the total) fails too, so a partial run cannot pass. Exit status:
-0 at or above the bar (90% unless ``--min`` says otherwise), 1 below it or
+0 at or above the bar (95% unless ``--min`` says otherwise), 1 below it or
 for an incomplete run, 2 when the file is missing or unreadable.
 
 Usage, from the repository root after a full run (see specs/mutation.md):
@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 DEFAULT_STATS = Path("mutants/mutmut-cicd-stats.json")
-DEFAULT_MIN_PERCENT = 90.0
+DEFAULT_MIN_PERCENT = 95.0
 CHECKED = ("killed", "survived", "no_tests", "skipped", "suspicious", "timeout", "segfault")
 
 
@@ -67,7 +67,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Print the score; 0 when it meets the bar, 1 when not, 2 when the stats cannot be read."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--stats", type=Path, default=DEFAULT_STATS, help=f"default: {DEFAULT_STATS}")
-    parser.add_argument("--min", type=float, default=DEFAULT_MIN_PERCENT, help="bar in percent (default: 90)")
+    parser.add_argument("--min", type=float, default=DEFAULT_MIN_PERCENT, help="bar in percent (default: 95)")
     args = parser.parse_args(argv)
     try:
         counts = read_counts(args.stats)
