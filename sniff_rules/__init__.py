@@ -32,6 +32,7 @@ from sniff_rules.layout import (
     recount_end,
 )
 from sniff_rules.moves import Draw, Move, Pass, Place, apply, legal_moves
+from sniff_rules.position import Problem, problems
 from sniff_rules.randomness import RandomSource, SplitMix64, draw_lot, shuffled
 from sniff_rules.rules import Rules, Seat, Side
 from sniff_rules.scoring import PlayScore, Settlement, play_points, round_to_five, score_play, settle_round
@@ -73,6 +74,7 @@ __all__ = [
     "PointId",
     "Port",
     "PositionKey",
+    "Problem",
     "RandomSource",
     "RoundContext",
     "RoundResult",
@@ -93,6 +95,7 @@ __all__ = [
     "parse_tiles",
     "play_points",
     "position_key",
+    "problems",
     "recount_end",
     "round_to_five",
     "score_play",
