@@ -75,7 +75,8 @@ class Turns:
     points: tuple[int, ...]
     ending: Ending
     drawn_waiting: bool = False
-    to_move_can_place: bool = True
+    can_place: tuple[bool, ...] = ()
+    """Per seat, whether it holds a tile that fits an open point now."""
     credit_bounds: tuple[tuple[int, int], ...] | None = None
 
 
@@ -120,13 +121,20 @@ def _orders(turns: Turns, check_to_move: bool) -> list[_Order]:
     orders: list[_Order] = []
     if turns.ending is Ending.TO_MOVE:
         if not check_to_move or t == _rotation_seat(turns, placed):
-            may_draw_now = turns.drawn_waiting or not turns.to_move_can_place
+            may_draw_now = turns.drawn_waiting or not turns.can_place[t]
             orders.append(
                 _Order(placed, placed - 1, t if may_draw_now else None, None, t if turns.drawn_waiting else None)
             )
-        if turns.boneyard_empty and not turns.drawn_waiting:
-            # The first pass came after m placements, 1 <= m <= placed; any seat may be to move.
-            orders += [_Order(m, m, None, None, None) for m in range(1, placed + 1)]
+        if turns.boneyard_empty and not turns.drawn_waiting and placed:
+            # The first pass came after m placements, 1 <= m <= placed.
+            if not check_to_move:
+                return orders + [_Order(m, m, None, None, None) for m in range(1, placed + 1)]
+            # After the placements in seat order, passes up to the seat to move.
+            if t != _rotation_seat(turns, placed) and _trailing_passes_fit(turns, _rotation_seat(turns, placed - 1)):
+                orders.append(_Order(placed, placed, None, None, None))
+            # Or the last placement came after the first pass, by a seat the passes since lead from.
+            placers = [seat for seat in range(turns.rules.players) if _trailing_passes_fit(turns, seat)]
+            orders += [_Order(m, m, None, seat, None) for m in range(1, placed) for seat in placers]
         return orders
     if placed == 0:
         return []
@@ -143,6 +151,21 @@ def _orders(turns: Turns, check_to_move: bool) -> list[_Order]:
     ):
         orders.append(_Order(placed, placed, None, None, t))
     return orders
+
+
+def _trailing_passes_fit(turns: Turns, last_placer: int) -> bool:
+    """Whether the seats between ``last_placer`` and the seat to move can have passed since its placement.
+
+    A seat that passed held no tile that fits, and the layout has not
+    changed since, so it holds none now (PASS-1); after ``players - 1``
+    passes in a row the seat to move is the one left that can place.
+    """
+    players, t = turns.rules.players, turns.to_move
+    passes = (t - last_placer - 1) % players
+    passers = [(last_placer + 1 + step) % players for step in range(passes)]
+    if any(turns.can_place[seat] for seat in passers):
+        return False
+    return passes < players - 1 or turns.can_place[t]
 
 
 def _drew_possible(turns: Turns, order: _Order) -> list[bool]:
@@ -354,15 +377,21 @@ def turn_problems(state: State, points: tuple[int, ...], scores_known: bool) -> 
         points=points,
         ending=_ending(state),
         drawn_waiting=state.drawn >= 0,
-        to_move_can_place=bool(state.hand_masks[to_move] & fitting(state.layout)),
+        can_place=tuple(bool(mask & fitting(state.layout)) for mask in state.hand_masks),
     )
     found: list[Finding] = []
     if not points:
         # The lead's own checks (OPEN-3, DRAW-1) cover the seat and the draws of an empty table.
-        bounded = attrs.evolve(turns, credit_bounds=_credit_bounds(state))
-        if scores_known and not explains(bounded, check_to_move=False, check_counts=False):
-            found.append(("POINTS-2", "scores", _scores_message(state, bounded)))
+        if not explains(turns, check_to_move=False):
+            found.append(("DRAW-2", "hands", _hands_message(state, turns)))
+        if scores_known:
+            bounded = attrs.evolve(turns, credit_bounds=_credit_bounds(state))
+            if not explains(bounded, check_to_move=False, check_counts=False):
+                found.append(("POINTS-2", "scores", _scores_message(state, bounded)))
         return found
+    bounded = attrs.evolve(turns, credit_bounds=_credit_bounds(state)) if scores_known else turns
+    if explains(bounded):
+        return found  # the usual case, settled by one search; the others below only say what fails
     seat_order = explains(turns, check_counts=False)
     if not seat_order:
         found.append(("TURN-1", "to_move", _seat_message(state, turns)))
@@ -370,9 +399,7 @@ def turn_problems(state: State, points: tuple[int, ...], scores_known: bool) -> 
         found.append(("DRAW-2", "hands", _hands_message(state, turns)))
         return found
     if scores_known and not found:
-        bounded = attrs.evolve(turns, credit_bounds=_credit_bounds(state))
-        if not explains(bounded):
-            found.append(("POINTS-2", "scores", _scores_message(state, bounded)))
+        found.append(("POINTS-2", "scores", _scores_message(state, bounded)))
     return found
 
 
@@ -381,27 +408,32 @@ def _passes_possible(state: State) -> bool:
 
 
 def _seat_message(state: State, turns: Turns) -> str:
-    placed, players, opener = len(turns.points), state.rules.players, state.opener
-    if state.boneyard_ids:
-        why = "with tiles left in the boneyard nobody has passed"
-    elif state.drawn >= 0:
-        why = "a drawn tile waits, so nobody has passed"
-    else:
-        why = "nobody passes before the second placement"
-    if turns.ending is Ending.TO_MOVE:
+    placed, players, opener, t = len(turns.points), state.rules.players, state.opener, state.to_move
+    if state.boneyard_ids or state.drawn >= 0:
+        why = "tiles are left in the boneyard" if state.boneyard_ids else "a drawn tile waits"
+        if turns.ending is Ending.TO_MOVE:
+            return (
+                f"to_move is seat {t}, but {why}, so nobody has passed: after {placed} placements from the"
+                f" opener, seat {opener}, it is seat {(opener + placed) % players}'s turn"
+            )
         return (
-            f"to_move is seat {state.to_move}, but {why}: after {placed} placements from the opener,"
-            f" seat {opener}, it is seat {(opener + placed) % players}'s turn"
+            f"to_move is seat {t}, who moved last, but tiles are left in the boneyard, so nobody has passed:"
+            f" placement {placed} of the round, led by seat {opener}, was seat {(opener + placed - 1) % players}'s"
         )
+    if turns.ending is not Ending.TO_MOVE:
+        return f"to_move is seat {t}, who moved last, but only the lead is on the table, and seat {opener} led it"
     return (
-        f"to_move is seat {state.to_move}, who moved last, but {why}: placement {placed} of the round,"
-        f" led by seat {opener}, was seat {(opener + placed - 1) % players}'s"
+        f"to_move is seat {t}, but the seats that passed since the last placement hold tiles that fit,"
+        f" or all {players - 1} others passed and seat {t} cannot place: a seat passes only when it cannot"
+        " place and another can"
     )
 
 
 def _hands_message(state: State, turns: Turns) -> str:
     sizes = list(turns.hand_sizes)
     drew = turns.drawn_so_far
+    if not turns.points:
+        return f"nothing is played yet, so each hand holds the {state.rules.hand_size} tiles dealt, not {sizes}"
     if _passes_possible(state) and len(turns.points) > 1:
         return (
             f"no order of turns from the deal ({state.rules.hand_size} tiles each, {drew} drawn since,"
@@ -420,10 +452,19 @@ def _hands_message(state: State, turns: Turns) -> str:
 
 
 def _scores_message(state: State, turns: Turns) -> str:
-    bounds = turns.credit_bounds or ()
-    where = "this round's placements scored" if state.round_number == 1 else "can have been scored this round"
-    ranges = ", ".join(f"side {side}: {least}..{most}" for side, (least, most) in enumerate(bounds))
+    scored = [points for points in turns.points if points]
+    if state.round_number == 1:
+        settled = " less the settlement" if state.phase is Phase.ROUND_OVER else ""
+        return (
+            f"scores {list(state.scores)} in round 1: each side's score is what its placements scored this round"
+            f"{settled}, and no order of turns gives that from the scoring placements' points {scored}"
+        )
+    ranges = ", ".join(
+        f"side {side}: {least}..{most}" if least <= most else f"side {side}: none"
+        for side, (least, most) in enumerate(turns.credit_bounds or ())
+    )
     return (
-        f"scores {list(state.scores)} in round {state.round_number}: the placements scored {list(turns.points)},"
-        f" and no order of turns gives each side points its score allows ({ranges}; {where})"
+        f"scores {list(state.scores)} in round {state.round_number}: each side scored this round what its score"
+        " allows, given the target, the last round's settlement and the rounds before"
+        f" ({ranges}), and no order of turns gives that from the scoring placements' points {scored}"
     )

@@ -202,6 +202,10 @@ def _refuse_first(found: Sequence[Problem]) -> None:
         raise InvalidStateError(first.rule, named)
 
 
+def _tile_index(tile: Tile) -> int:
+    return tile.index
+
+
 def _seat(value: JsonValue, rules: Rules, what: str, rule: str) -> int:
     seat = json_int(value, what)
     if not 0 <= seat < rules.players:
@@ -213,7 +217,9 @@ def _hands(value: JsonValue, rules: Rules, what: str) -> tuple[tuple[Tile, ...],
     hands = json_array(value, what, MAX_SEATS)
     if len(hands) != rules.players:
         raise InvalidStateError("SETUP-2", f"{what} holds one hand per seat: {rules.players}, got {len(hands)}")
-    return tuple(tuple(sorted(tiles_from_data(hand, f"{what}[{seat}]"))) for seat, hand in enumerate(hands))
+    return tuple(
+        tuple(sorted(tiles_from_data(hand, f"{what}[{seat}]"), key=_tile_index)) for seat, hand in enumerate(hands)
+    )
 
 
 # ---------------------------------------------------------------- state -> JSON

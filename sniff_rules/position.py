@@ -51,7 +51,7 @@ from sniff_rules.randomness import LOT_FACES, MAX_LOT_ROUNDS, LotRound
 from sniff_rules.rules import Rules
 from sniff_rules.scoring import Settlement, play_points, settle_round
 from sniff_rules.state import Phase, RoundResult, State
-from sniff_rules.tiles import DOUBLE_SIX, HIGHEST_PIP, TILE_COUNT, Tile
+from sniff_rules.tiles import DOUBLE_SIX, FULL_SET_MASK, HIGHEST_PIP, TILE_COUNT, Tile
 
 __all__ = ["MAX_SIDE_DEDUCTION", "Problem", "lot_problems", "problems", "round_result_problems"]
 
@@ -77,6 +77,10 @@ class Problem:
         return f"{self.rule}: {self.message}"
 
 
+def _index(tile: Tile) -> int:
+    return tile.index
+
+
 def _message(err: SniffError) -> str:
     return str(err).removeprefix(f"{err.rule}: ")
 
@@ -85,6 +89,16 @@ def _message(err: SniffError) -> str:
 
 
 def _tile_problems(state: State) -> list[Problem]:
+    seen_bits = twice_bits = 0
+    for bit in (*state.hand_masks, *(1 << i for i in state.boneyard_ids), state.layout.placed_mask):
+        twice_bits |= seen_bits & bit
+        seen_bits |= bit
+    if (
+        seen_bits == FULL_SET_MASK
+        and not twice_bits
+        and len(state.layout.placements) == state.layout.placed_mask.bit_count()
+    ):
+        return []
     seen: dict[Tile, list[str]] = {}
     for seat, hand in enumerate(state.hands):
         for tile in hand:
@@ -93,7 +107,11 @@ def _tile_problems(state: State) -> list[Problem]:
         seen.setdefault(tile, []).append("boneyard")
     for placement in state.layout.placements:
         seen.setdefault(placement.tile, []).append("layout")
-    twice = [f"{tile} ({' and '.join(places)})" for tile, places in sorted(seen.items()) if len(places) > 1]
+    twice = [
+        f"{tile} ({' and '.join(places)})"
+        for tile, places in sorted(seen.items(), key=lambda item: item[0].index)
+        if len(places) > 1
+    ]
     missing = [str(tile) for tile in DOUBLE_SIX if tile not in seen]
     if not twice and not missing:
         return []
@@ -200,7 +218,7 @@ def round_result_problems(result: RoundResult, rules: Rules, field: str = "last_
     if len(set(held)) != len(held):
         return [Problem("SETUP-1", f"{field}.hands", f"{field}.hands hold a tile twice")]
     found: list[Problem] = []
-    if any(list(hand) != sorted(hand) for hand in hands):
+    if any(list(hand) != sorted(hand, key=_index) for hand in hands):
         found.append(Problem("FORMAT-3", f"{field}.hands", f"{field}.hands are each in tile order"))
     if len(held) >= TILE_COUNT:
         found.append(Problem("END-1", f"{field}.hands", f"round {number} ended with all 28 tiles in hand, none led"))
@@ -415,6 +433,16 @@ def _drawn_problems(state: State) -> list[Problem]:
     others = [str(DOUBLE_SIX[i]) for i in range(TILE_COUNT) if i != drawn.index and (hand & fits) >> i & 1]
     if others:
         return [Problem("DRAW-1", "drawn", f"seat {seat} drew although it could place {', '.join(others)}")]
+    dealt = TILE_COUNT - state.rules.players * state.rules.hand_size
+    if len(state.boneyard_ids) >= dealt:
+        return [
+            Problem(
+                "DRAW-2",
+                "drawn",
+                f"{drawn} waits as a drawn tile, yet nothing was drawn: the boneyard holds the {dealt} tiles"
+                " the deal left",
+            )
+        ]
     return []
 
 
