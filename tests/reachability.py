@@ -182,6 +182,19 @@ def walk_explains(state: State, *, seat: bool = True, counts: bool = True, point
     return False
 
 
+def _lot_winner(lot: tuple[tuple[tuple[int, int], ...], ...], players: int) -> int | None:
+    """The seat a lot chose, or None when it is no lot among all the seats (OPEN-1)."""
+    candidates = list(range(players))
+    for number, draws in enumerate(lot):
+        if [seat for seat, _ in draws] != candidates or not all(1 <= value <= 6 for _, value in draws):
+            return None
+        best = max(value for _, value in draws)
+        candidates = [seat for seat, value in draws if value == best]
+        if (len(candidates) == 1) != (number == len(lot) - 1):
+            return None
+    return candidates[0] if len(candidates) == 1 else None
+
+
 def unreachable(state: State) -> list[str]:
     """The categories of reasons legal play cannot reach ``state``; empty when none is found."""
     found = []
@@ -225,6 +238,11 @@ def unreachable(state: State) -> list[str]:
             or (record.finisher is None and (record_empty or len(pips) == 7))
         ):
             found.append("previous round")
+    follows_finisher = record is not None and record.finisher is not None and phase is not Phase.ROUND_OVER
+    if follows_finisher and (state.lot or record is None or state.opener != record.finisher):
+        found.append("opener")
+    if state.lot and _lot_winner(state.lot, rules.players) != state.opener:
+        found.append("opener")
     if state.drawn >= 0 and len(state.boneyard) >= 28 - rules.players * rules.hand_size:
         found.append("drawn tile")
     if len(state.boneyard) > 28 - rules.players * rules.hand_size:
