@@ -1,6 +1,6 @@
 """An independent judge of whether legal play can reach a position, for the tests and the fuzz loop.
 
-Written apart from :mod:`sniff_rules.position` and ``sniff_rules._history``
+Written apart from :mod:`sniff_rules.position` and ``sniff_rules._turn_order``
 and in another way: instead of families of turn orders, it walks the turns
 of the round one by one — the lead, then each turn a placement or (once the
 boneyard is empty) a pass, at most ``players - 1`` passes in a row — and

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import sniff_rules._history as history
+import sniff_rules._turn_order as turn_order
 from reachability import unreachable, walk_explains
 from sniff_rules import (
     DOUBLE_SIX,
@@ -464,7 +464,7 @@ def test_the_wide_search_falls_back_to_a_weaker_test_never_a_stricter_one() -> N
     """POINTS-2: with the search's width capped at nothing, the side-by-side test accepts every state the exact
     one does, and still refuses a round-1 score no placement made."""
     late = [s for s in match_states() if not s.boneyard and s.phase is not Phase.MATCH_OVER][:60]
-    with mock.patch.object(history, "MAX_PARTIAL_ASSIGNMENTS", 0):
+    with mock.patch.object(turn_order, "MAX_PARTIAL_ASSIGNMENTS", 0):
         assert [] == [state for state in late if problems(state)]
         deal_scored = attrs.evolve(new_match(Rules.standard(2), seed=1), scores=(10, 0))
         assert ["POINTS-2"] == [problem.rule for problem in problems(deal_scored)]
