@@ -41,8 +41,8 @@ from typing import Final
 
 import attrs
 
-from sniff_rules._turn_order import MAX_SIDE_DEDUCTION, turn_problems
 from sniff_rules._position_laws import fitting, shape_violations
+from sniff_rules._turn_order import MAX_SIDE_DEDUCTION, turn_problems
 from sniff_rules.errors import InvalidStateError, SniffError
 from sniff_rules.laws import position_violations
 from sniff_rules.layout import Layout

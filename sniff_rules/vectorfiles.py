@@ -54,7 +54,7 @@ MAX_PERFT_DEPTH: Final = 16
 
 MAX_PERFT_SEQUENCES: Final = 4_000_000
 """Most legal move sequences (of every length) the perft vectors of one file may count; the shipped file
-counts under 800,000. Walking them costs about a second per 200,000 on a slow machine."""
+counts under 800,000."""
 
 MAX_FOLDER_DEPTH: Final = 32
 """How deep a folder of vectors is searched."""
