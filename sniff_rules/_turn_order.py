@@ -22,14 +22,18 @@ force (TURN-1, DRAW-2, PASS-1, BLOCK-1):
 - seat ``s`` holds what it was dealt, plus what it drew, minus what it
   placed: ``hand = hand_size + drawn - placed``, ``drawn >= 0``, and the
   draws of all seats add up to the tiles gone from the boneyard;
+- the seats that passed since the last placement hold no tile that fits
+  (nothing has changed since they could not place), and after
+  ``players - 1`` passes in a row the seat to move can place;
 - a placement's points go to its placer's side (POINTS-2).
 
 :func:`explains` searches those orders — the rotation up to some ``m``, then
 any placers — for one that gives every seat's hand size and, when asked,
-points per side within given bounds. The search keeps, for each way of
-giving the scoring placements after the first pass to seats, the placements
-each seat made and the points each side scored; the other placements only
-add to a seat's count, so they are spread at the end.
+points per side within given bounds. The orders whose placers are all
+known are checked directly; the others in one pass over the placements,
+which keeps each way of giving the scoring placements after the first pass
+to seats (the placements per seat, the points per side); a placement that
+scored nothing only adds to some seat's count, so it is spread at the end.
 """
 
 from __future__ import annotations
@@ -40,10 +44,7 @@ from typing import Final, TypeAlias
 
 import attrs
 
-from sniff_rules._position_laws import fitting
 from sniff_rules.rules import Rules
-from sniff_rules.state import Phase, State
-from sniff_rules.tiles import TILE_COUNT
 
 
 class Ending(enum.Enum):
@@ -80,18 +81,12 @@ class Turns:
     credit_bounds: tuple[tuple[int, int], ...] | None = None
 
 
-MAX_SIDE_DEDUCTION: Final = 170
-"""The most one settlement can take from one side: the 168 pips of the set
-in at most two hands, each rounded up by at most 2 (SETTLE-1, SETTLE-2)."""
-
-Finding: TypeAlias = tuple[str, str, str]
-"""A problem found: its rule id, field and message (:class:`sniff_rules.position.Problem`)."""
-
-MAX_PARTIAL_ASSIGNMENTS: Final = 20_000
-"""How many ways of giving scoring placements to seats the search keeps for
-one ``m``; beyond it, points are only bounded side by side (see
-:func:`explains`). No position a match reaches comes near it; only crafted
-ones could, and the bound keeps them cheap."""
+MAX_PARTIAL_ASSIGNMENTS: Final = 2_000
+"""How many ways of giving scoring placements to seats the search keeps;
+beyond it each side's points become a range, and beyond as many ranges
+each seat's placements do too (see :func:`explains`). The positions of
+whole random matches keep at most about 1,400; only crafted ones go
+further, and the bound keeps them cheap."""
 
 
 @attrs.frozen
@@ -115,7 +110,8 @@ def _rotation_seat(turns: Turns, turn: int) -> int:
 
 
 def _orders(turns: Turns, check_to_move: bool) -> list[_Order]:
-    """Every family of turn orders the ending allows; with ``check_to_move``, those ending at the seat to move."""
+    """The turn orders with every placer known (no placement after a pass, but the last one's passes);
+    with ``check_to_move``, those ending at the seat to move."""
     placed = len(turns.points)
     t = turns.to_move
     orders: list[_Order] = []
@@ -125,24 +121,25 @@ def _orders(turns: Turns, check_to_move: bool) -> list[_Order]:
             orders.append(
                 _Order(placed, placed - 1, t if may_draw_now else None, None, t if turns.drawn_waiting else None)
             )
-        if turns.boneyard_empty and not turns.drawn_waiting and placed:
-            # The first pass came after m placements, 1 <= m <= placed.
-            if not check_to_move:
-                return orders + [_Order(m, m, None, None, None) for m in range(1, placed + 1)]
-            # After the placements in seat order, passes up to the seat to move.
-            if t != _rotation_seat(turns, placed) and _trailing_passes_fit(turns, _rotation_seat(turns, placed - 1)):
-                orders.append(_Order(placed, placed, None, None, None))
-            # Or the last placement came after the first pass, by a seat the passes since lead from.
-            placers = [seat for seat in range(turns.rules.players) if _trailing_passes_fit(turns, seat)]
-            orders += [_Order(m, m, None, seat, None) for m in range(1, placed) for seat in placers]
+        # Every placement in seat order, then the first pass, and passes up to the seat to move.
+        if (
+            turns.boneyard_empty
+            and not turns.drawn_waiting
+            and placed
+            and (
+                not check_to_move
+                or (
+                    t != _rotation_seat(turns, placed)
+                    and _trailing_passes_fit(turns, _rotation_seat(turns, placed - 1))
+                )
+            )
+        ):
+            orders.append(_Order(placed, placed, None, None, None))
         return orders
     if placed == 0:
         return []
     if not check_to_move or t == _rotation_seat(turns, placed - 1):
         orders.append(_Order(placed, placed - 1, None, None, None))
-    if turns.boneyard_empty:
-        # The last placement came after the first pass: it is the seat to move's.
-        orders += [_Order(m, m, None, t, None) for m in range(1, placed)]
     # A block by a draw in the turn after the last placement: nobody had passed.
     if (
         turns.ending is Ending.PLACED_OR_DREW
@@ -151,6 +148,16 @@ def _orders(turns: Turns, check_to_move: bool) -> list[_Order]:
     ):
         orders.append(_Order(placed, placed, None, None, t))
     return orders
+
+
+def _last_placers_after_a_pass(turns: Turns, check_to_move: bool) -> tuple[int, ...]:
+    """Who can have made the last placement when it came after the first pass; none when no pass can have come."""
+    if not turns.boneyard_empty or turns.drawn_waiting or len(turns.points) < 2:
+        return ()
+    if turns.ending is not Ending.TO_MOVE:
+        return (turns.to_move,)  # it moved last
+    seats = range(turns.rules.players)
+    return tuple(seat for seat in seats if not check_to_move or _trailing_passes_fit(turns, seat))
 
 
 def _trailing_passes_fit(turns: Turns, last_placer: int) -> bool:
@@ -199,10 +206,6 @@ def _rotation_counts(turns: Turns, placements: int) -> list[int]:
     return [(placements - (seat - turns.opener) % players + players - 1) // players for seat in range(players)]
 
 
-Assignment: TypeAlias = tuple[tuple[int, ...], tuple[int, ...]]
-"""Placements per seat and points per side of the scoring placements given out so far."""
-
-
 def _spread_fits(base: Sequence[int], low: Sequence[int], high: Sequence[int], spare: int) -> bool:
     """Whether ``spare`` more placements, to any seats, bring every count within its bounds."""
     if any(count > most for count, most in zip(base, high, strict=True)):
@@ -224,8 +227,8 @@ def explains(turns: Turns, *, check_to_move: bool = True, check_counts: bool = T
     With ``check_to_move`` False the ending's seat is not asked for; with
     ``check_counts`` False the hand sizes are not. Points are asked for
     when ``turns.credit_bounds`` is given. When more than
-    :data:`MAX_PARTIAL_ASSIGNMENTS` ways of giving points out arise, each
-    side's points are checked on their own range, a weaker test that never
+    :data:`MAX_PARTIAL_ASSIGNMENTS` ways of giving points out arise, the
+    search coarsens (see :class:`_Search`): a weaker test that never
     refuses a position the exact one would accept.
     """
     rules = turns.rules
@@ -233,238 +236,211 @@ def explains(turns: Turns, *, check_to_move: bool = True, check_counts: bool = T
     points = turns.points
     placed = len(points)
     bounds = turns.credit_bounds
-    prefix_credit = [[0] * sides]
-    for turn, scored in enumerate(points):
-        row = list(prefix_credit[-1])
-        row[_rotation_seat(turns, turn) % sides] += scored
-        prefix_credit.append(row)
     for order in _orders(turns, check_to_move):
-        if check_counts:
-            limits = _count_bounds(turns, order)
-            if limits is None:
-                continue
-            low, high = limits
-        else:
-            low, high = [0] * players, [placed] * players
-        base = _rotation_counts(turns, order.rotation)
-        credited = list(prefix_credit[order.rotation])
-        free_end = placed
-        if order.last_placer is not None:
-            base[order.last_placer] += 1
-            credited[order.last_placer % sides] += points[-1]
-            free_end = placed - 1
-        free = points[order.rotation : free_end]
-        if _free_placements_fit(rules, base, credited, free, low, high, bounds):
+        limits = _count_bounds(turns, order) if check_counts else ([0] * players, [placed] * players)
+        if limits is None:
+            continue
+        counts = _rotation_counts(turns, placed)
+        credited = [0] * sides
+        for turn, scored in enumerate(points):
+            credited[_rotation_seat(turns, turn) % sides] += scored
+        if _spread_fits(counts, *limits, 0) and _credits_fit(credited, bounds):
             return True
+    placers = _last_placers_after_a_pass(turns, check_to_move)
+    return bool(placers) and _after_a_pass_fits(turns, placers, check_counts)
+
+
+def _binding(bounds: tuple[tuple[int, int], ...] | None, points: Sequence[int]) -> tuple[tuple[int, int], ...] | None:
+    """``bounds`` with each side whose points no order can take outside them (between 0 and all the points
+    scored) left unbounded, so that the search does not tell its ways of scoring apart; None if no side is bounded."""
+    if bounds is None:
+        return None
+    total = sum(points)
+    found = tuple((low, high) if low > 0 or high < total else _FREE for low, high in bounds)
+    return None if all(bound is _FREE for bound in found) else found
+
+
+_FREE: Final = (-(1 << 62), 1 << 62)
+"""The bounds of a side whose points are not asked for."""
+
+
+def _window_limits(turns: Turns, check_counts: bool) -> list[tuple[list[int], list[int]] | None]:
+    """For a first pass after ``m`` placements, ``m`` = 1 .. players (and more), the count bounds its draws allow."""
+    players, placed = turns.rules.players, len(turns.points)
+    if not check_counts:
+        return [([0] * players, [placed] * players)] * (players + 1)
+    return [_count_bounds(turns, _Order(window, window, None, None, None)) for window in range(players + 1)]
+
+
+Partial: TypeAlias = tuple[tuple[int, ...], tuple[int, ...], int]
+"""Placements per seat (those in seat order and the scoring ones since), points per side, and ``min(m, players)``."""
+
+
+def _after_a_pass_fits(turns: Turns, placers: tuple[int, ...], check_counts: bool) -> bool:
+    """Whether some order with a first pass after ``m`` placements, 1 <= m < placed, and the last placement by one
+    of ``placers`` explains ``turns``.
+
+    One pass over the placements, from the lead to the one before the last,
+    keeps every partial assignment: placements ``0..m-1`` in seat order,
+    and each scoring placement since to any seat. A placement that scored
+    nothing only adds to some seat's count, so it is not given out: it is
+    spread at the end, within each seat's bounds. Past
+    :data:`MAX_PARTIAL_ASSIGNMENTS` assignments the points per side become
+    ranges; past as many again the placements per seat do too.
+    """
+    rules = turns.rules
+    players, sides = rules.players, rules.sides
+    points = turns.points
+    placed = len(points)
+    bounds = _binding(turns.credit_bounds, points)
+    limits = _window_limits(turns, check_counts)
+    top = [
+        max((high[seat] for low_high in limits if low_high is not None for high in [low_high[1]]), default=-1)
+        for seat in range(players)
+    ]
+    most = [most for _, most in bounds] if bounds is not None else None
+    # Points of an unbounded side are not kept, so that ways differing only in them are one.
+    kept = [bounds is not None and bounds[side] is not _FREE for side in range(sides)]
+    search = _Search(players, sides, top, most, kept)
+    counts = [0] * players
+    credited = [0] * sides
+    for turn in range(placed - 1):
+        if turn:  # the first pass comes after ``turn`` placements in seat order
+            search.start(tuple(counts), tuple(credited), min(turn, players))
+        if points[turn]:
+            search.give_out(points[turn])
+        seat = _rotation_seat(turns, turn)
+        counts[seat] += 1
+        if kept[seat % sides]:
+            credited[seat % sides] += points[turn]
+    search.start(tuple(counts), tuple(credited), min(placed - 1, players))
+    last = points[-1]
+    for least_seats, most_seats, least, greatest, window in search.candidates():
+        low_high = limits[window]
+        if low_high is None:
+            continue
+        for placer in placers:
+            side = placer % sides if kept[placer % sides] else -1
+            if not search.counts_fit(least_seats, most_seats, placer, *low_high, placed - 1):
+                continue
+            if bounds is None or all(
+                lo + (last if s == side else 0) <= hi_bound and hi + (last if s == side else 0) >= lo_bound
+                for s, (lo, hi, (lo_bound, hi_bound)) in enumerate(zip(least, greatest, bounds, strict=True))
+            ):
+                return True
     return False
 
 
-def _free_placements_fit(
-    rules: Rules,
-    base: list[int],
-    credited: list[int],
-    free: Sequence[int],
-    low: Sequence[int],
-    high: Sequence[int],
-    bounds: Sequence[tuple[int, int]] | None,
-) -> bool:
-    """Whether the placements after the first pass, scoring ``free``, can go to seats within every bound."""
-    players, sides = rules.players, rules.sides
-    scoring = [scored for scored in free if scored]
-    spare = len(free) - len(scoring)
-    states: set[Assignment] = {(tuple(base), tuple(credited))}
-    for given, scored in enumerate(scoring):
-        if len(states) > MAX_PARTIAL_ASSIGNMENTS:
-            return _ranges_fit(states, scoring[given:], low, high, spare, bounds)
-        grown: set[Assignment] = set()
-        for counts, gained in states:
+Range: TypeAlias = tuple[list[int], list[int], list[int], list[int]]
+"""Least and most placements per seat, least and most points per side."""
+
+
+class _Search:
+    """The partial assignments after the first pass: exact, then with points as ranges, then boxes.
+
+    Each coarser form holds every assignment the finer one did, so a test
+    on it accepts whatever the exact one would, and may accept more.
+    """
+
+    def __init__(self, players: int, sides: int, top: list[int], most: list[int] | None, kept: list[bool]) -> None:
+        self.players, self.sides, self.top, self.most, self.kept = players, sides, top, most, kept
+        self.exact: set[Partial] | None = set()
+        self.table: dict[tuple[tuple[int, ...], int], Range] = {}
+        """Ranges by placements per seat and window; once boxed, by window alone (no placements in the key)."""
+        self.boxed = False
+
+    def start(self, seats: tuple[int, ...], gained: tuple[int, ...], window: int) -> None:
+        """Add the assignment of a first pass after the placements ``seats`` counts."""
+        if self.exact is not None:
+            self.exact.add((seats, gained, window))
+        else:
+            self._merge(seats, window, (list(seats), list(seats), list(gained), list(gained)))
+
+    def _merge(self, seats: tuple[int, ...], window: int, found: Range) -> None:
+        key = ((), window) if self.boxed else (seats, window)
+        old = self.table.get(key)
+        if old is None:
+            self.table[key] = found
+            return
+        for index in range(4):
+            pick = min if index % 2 == 0 else max
+            old[index][:] = [pick(mine, theirs) for mine, theirs in zip(old[index], found[index], strict=True)]
+
+    def give_out(self, scored: int) -> None:
+        """Give a scoring placement to each seat in turn, in every assignment."""
+        players, sides, top, kept = self.players, self.sides, self.top, self.kept
+        if self.exact is not None:
+            grown: set[Partial] = set()
+            most = self.most
+            for seats, gained, window in self.exact:
+                for seat in range(players):
+                    side = seat % sides
+                    if seats[seat] >= top[seat] or (most is not None and gained[side] + scored > most[side]):
+                        continue
+                    more = list(seats)
+                    more[seat] += 1
+                    richer = list(gained)
+                    if kept[side]:
+                        richer[side] += scored
+                    grown.add((tuple(more), tuple(richer), window))
+            self.exact = grown
+            if len(grown) > MAX_PARTIAL_ASSIGNMENTS:
+                self.exact = None
+                for seats, gained, window in grown:
+                    self._merge(seats, window, (list(seats), list(seats), list(gained), list(gained)))
+            return
+        if not self.boxed:
+            old = self.table
+            self.table = {}
+            for (seats, window), (_, _, low, high) in old.items():
+                for seat in range(players):
+                    if seats[seat] >= top[seat]:
+                        continue
+                    more = list(seats)
+                    more[seat] += 1
+                    side = seat % sides if kept[seat % sides] else -1
+                    richer = [value + scored if s == side else value for s, value in enumerate(high)]
+                    poorer = [value + scored if s == side else value for s, value in enumerate(low)]
+                    self._merge(tuple(more), window, (more, list(more), poorer, richer))
+            if len(self.table) > MAX_PARTIAL_ASSIGNMENTS:
+                ranged, self.table, self.boxed = self.table, {}, True
+                for (seats, window), found in ranged.items():
+                    self._merge(seats, window, found)
+            return
+        for _, most_seats, _, high in self.table.values():
+            # Any seat may have it: each seat's most placements grow, and each kept side's most points.
             for seat in range(players):
-                side = seat % sides
-                if counts[seat] >= high[seat] or (bounds is not None and gained[side] + scored > bounds[side][1]):
-                    continue
-                more = list(counts)
-                more[seat] += 1
-                richer = list(gained)
-                richer[side] += scored
-                grown.add((tuple(more), tuple(richer)))
-        if not grown:
-            return False
-        states = grown
-    return any(_spread_fits(counts, low, high, spare) and _credits_fit(gained, bounds) for counts, gained in states)
+                most_seats[seat] = min(most_seats[seat] + 1, max(top[seat], most_seats[seat]))
+            for side in range(sides):
+                high[side] += scored if kept[side] else 0
 
+    def candidates(self) -> list[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], int]]:
+        """Every assignment kept: least and most placements per seat, least and most points per side, window."""
+        if self.exact is not None:
+            return [(seats, seats, gained, gained, window) for seats, gained, window in self.exact]
+        return [
+            (tuple(low_seats), tuple(high_seats), tuple(low), tuple(high), window)
+            for (_, window), (low_seats, high_seats, low, high) in self.table.items()
+        ]
 
-def _ranges_fit(
-    states: set[Assignment],
-    rest: Sequence[int],
-    low: Sequence[int],
-    high: Sequence[int],
-    spare: int,
-    bounds: Sequence[tuple[int, int]] | None,
-) -> bool:
-    """The weaker test once the search is too wide: the ``rest`` of the scoring placements go to any seat,
-    and each side may have any points from what it has to that plus all of ``rest``."""
-    total = sum(rest)
-    return any(
-        _spread_fits(counts, low, high, spare + len(rest))
-        and (
-            bounds is None
-            or all(
-                credit <= most and credit + total >= least for credit, (least, most) in zip(gained, bounds, strict=True)
-            )
+    def counts_fit(
+        self,
+        least_seats: tuple[int, ...],
+        most_seats: tuple[int, ...],
+        placer: int,
+        low: Sequence[int],
+        high: Sequence[int],
+        given: int,
+    ) -> bool:
+        """Whether placements per seat within ``least_seats``..``most_seats``, the last one ``placer``'s and the
+        rest of the ``given`` spread at will, can fall within ``low``..``high``."""
+        if least_seats == most_seats:
+            base = list(least_seats)
+            base[placer] += 1
+            return _spread_fits(base, low, high, given - sum(least_seats))
+        # Boxed: only what every assignment in the box meets. None is taken back from a seat, and all the
+        # placements, the last included, number given + 1.
+        within = all(
+            least + (seat == placer) <= most for seat, (least, most) in enumerate(zip(least_seats, high, strict=True))
         )
-        for counts, gained in states
-    )
-
-
-# ---------------------------------------------------------------- the order of turns
-
-
-def _ending(state: State) -> Ending:
-    if state.phase is Phase.PLAYING:
-        return Ending.TO_MOVE
-    record = state.last_round
-    if state.phase is Phase.ROUND_OVER and record is not None and record.finisher is None:
-        return Ending.PLACED_OR_DREW
-    return Ending.PLACED
-
-
-def _credit_bounds(state: State) -> tuple[tuple[int, int], ...]:
-    """Per side, the least and most points its placements can have scored this round, given its score.
-
-    Round 1 starts at 0, so its points are the score itself (plus the
-    settlement, once the round is over). A later round starts below the
-    target less the last settlement, and above what the rounds before can
-    have taken, :data:`MAX_SIDE_DEDUCTION` each.
-    """
-    rules, number, record = state.rules, state.round_number, state.last_round
-    sides, target = rules.sides, rules.target
-    settled = state.phase is Phase.ROUND_OVER and record is not None
-    now = record.settlement.side_deductions if settled and record is not None else (0,) * sides
-    if number == 1:
-        start = [(0, 0)] * sides
-    elif settled or record is None:
-        start = [(-MAX_SIDE_DEDUCTION * (number - 1), target - 5)] * sides
-    else:
-        before = record.settlement.side_deductions
-        start = [(-MAX_SIDE_DEDUCTION * (number - 2) - cost, target - 5 - cost) for cost in before]
-    return tuple(
-        (max(0, score + cost - most), score + cost - least)
-        for score, cost, (least, most) in zip(state.scores, now, start, strict=True)
-    )
-
-
-def turn_problems(state: State, points: tuple[int, ...], scores_known: bool) -> list[Finding]:
-    """What the order of turns cannot explain in ``state``, whose placements scored ``points``.
-
-    The draws the boneyard shows (DRAW-2), the seat to move (TURN-1), the
-    hand sizes (DRAW-2) and, when ``scores_known``, the points each side
-    scored this round (POINTS-2). For a state whose tiles are each once and
-    whose layout replays.
-    """
-    rules, opener, to_move = state.rules, state.opener, state.to_move
-    players, size = rules.players, rules.hand_size
-    dealt = TILE_COUNT - players * size
-    held = len(state.boneyard_ids)
-    if held > dealt:
-        return [("DRAW-2", "boneyard", f"the boneyard holds {held} tiles, more than the {dealt} the deal leaves")]
-    turns = Turns(
-        rules=rules,
-        opener=opener,
-        to_move=to_move,
-        hand_sizes=tuple(mask.bit_count() for mask in state.hand_masks),
-        drawn_so_far=dealt - held,
-        boneyard_empty=not held,
-        points=points,
-        ending=_ending(state),
-        drawn_waiting=state.drawn >= 0,
-        can_place=tuple(bool(mask & fitting(state.layout)) for mask in state.hand_masks),
-    )
-    found: list[Finding] = []
-    if not points:
-        # The lead's own checks (OPEN-3, DRAW-1) cover the seat and the draws of an empty table.
-        if not explains(turns, check_to_move=False):
-            found.append(("DRAW-2", "hands", _hands_message(state, turns)))
-        if scores_known:
-            bounded = attrs.evolve(turns, credit_bounds=_credit_bounds(state))
-            if not explains(bounded, check_to_move=False, check_counts=False):
-                found.append(("POINTS-2", "scores", _scores_message(state, bounded)))
-        return found
-    bounded = attrs.evolve(turns, credit_bounds=_credit_bounds(state)) if scores_known else turns
-    if explains(bounded):
-        return found  # the usual case, settled by one search; the others below only say what fails
-    seat_order = explains(turns, check_counts=False)
-    if not seat_order:
-        found.append(("TURN-1", "to_move", _seat_message(state, turns)))
-    if not explains(turns, check_to_move=seat_order):
-        found.append(("DRAW-2", "hands", _hands_message(state, turns)))
-        return found
-    if scores_known and not found:
-        found.append(("POINTS-2", "scores", _scores_message(state, bounded)))
-    return found
-
-
-def _passes_possible(state: State) -> bool:
-    return not state.boneyard_ids and state.drawn < 0
-
-
-def _seat_message(state: State, turns: Turns) -> str:
-    placed, players, opener, t = len(turns.points), state.rules.players, state.opener, state.to_move
-    if state.boneyard_ids or state.drawn >= 0:
-        why = "tiles are left in the boneyard" if state.boneyard_ids else "a drawn tile waits"
-        if turns.ending is Ending.TO_MOVE:
-            return (
-                f"to_move is seat {t}, but {why}, so nobody has passed: after {placed} placements from the"
-                f" opener, seat {opener}, it is seat {(opener + placed) % players}'s turn"
-            )
-        return (
-            f"to_move is seat {t}, who moved last, but tiles are left in the boneyard, so nobody has passed:"
-            f" placement {placed} of the round, led by seat {opener}, was seat {(opener + placed - 1) % players}'s"
-        )
-    if turns.ending is not Ending.TO_MOVE:
-        return f"to_move is seat {t}, who moved last, but only the lead is on the table, and seat {opener} led it"
-    return (
-        f"to_move is seat {t}, but the seats that passed since the last placement hold tiles that fit,"
-        f" or all {players - 1} others passed and seat {t} cannot place: a seat passes only when it cannot"
-        " place and another can"
-    )
-
-
-def _hands_message(state: State, turns: Turns) -> str:
-    sizes = list(turns.hand_sizes)
-    drew = turns.drawn_so_far
-    if not turns.points:
-        return f"nothing is played yet, so each hand holds the {state.rules.hand_size} tiles dealt, not {sizes}"
-    if _passes_possible(state) and len(turns.points) > 1:
-        return (
-            f"no order of turns from the deal ({state.rules.hand_size} tiles each, {drew} drawn since,"
-            f" {len(turns.points)} placed) leaves hands of {sizes} tiles"
-        )
-    counts = [
-        (len(turns.points) - (seat - state.opener) % len(sizes) + len(sizes) - 1) // len(sizes)
-        for seat in range(len(sizes))
-    ]
-    implied = [size - state.rules.hand_size + count for size, count in zip(sizes, counts, strict=True)]
-    return (
-        f"hands of {sizes} tiles, after {counts} placements per seat in turn from seat {state.opener}"
-        f" and {state.rules.hand_size} dealt each, mean draws of {implied}; {drew} tiles were drawn in all,"
-        " none before a seat's first turn after the lead, and none negative"
-    )
-
-
-def _scores_message(state: State, turns: Turns) -> str:
-    scored = [points for points in turns.points if points]
-    if state.round_number == 1:
-        settled = " less the settlement" if state.phase is Phase.ROUND_OVER else ""
-        return (
-            f"scores {list(state.scores)} in round 1: each side's score is what its placements scored this round"
-            f"{settled}, and no order of turns gives that from the scoring placements' points {scored}"
-        )
-    ranges = ", ".join(
-        f"side {side}: {least}..{most}" if least <= most else f"side {side}: none"
-        for side, (least, most) in enumerate(turns.credit_bounds or ())
-    )
-    return (
-        f"scores {list(state.scores)} in round {state.round_number}: each side scored this round what its score"
-        " allows, given the target, the last round's settlement and the rounds before"
-        f" ({ranges}), and no order of turns gives that from the scoring placements' points {scored}"
-    )
+        return within and sum(low) <= given + 1 <= sum(high)

@@ -27,7 +27,7 @@ the last round's record — its number (END-1), who opens after it (OPEN-2),
 its hands and settlement (SETUP-1, SETTLE-1, SETTLE-2, END-1, BLOCK-1,
 DRAW-2); the phase, winner and hands (MATCH-1, END-1, BLOCK-1); the lead
 (OPEN-3, DRAW-1); a tile drawn and waiting (DRAW-1, DRAW-2); and the order
-of turns (:mod:`sniff_rules._turn_order`): the seat to move (TURN-1), the hand
+of turns (``sniff_rules._turn_order``): the seat to move (TURN-1), the hand
 sizes against the draws (DRAW-2), and the points each side scored this
 round against its score (POINTS-2). Last, a state with none of these
 problems is checked against :func:`sniff_rules.laws.position_violations`,
@@ -42,7 +42,7 @@ from typing import Final
 import attrs
 
 from sniff_rules._position_laws import fitting, shape_violations
-from sniff_rules._turn_order import MAX_SIDE_DEDUCTION, turn_problems
+from sniff_rules._turn_problems import MAX_SIDE_DEDUCTION, turn_problems
 from sniff_rules.errors import InvalidStateError, SniffError
 from sniff_rules.laws import position_violations
 from sniff_rules.layout import Layout
