@@ -41,6 +41,7 @@ from typing import Final
 
 import attrs
 
+from sniff_rules._fast import sealed
 from sniff_rules._position_laws import fitting, shape_violations
 from sniff_rules._turn_problems import MAX_SIDE_DEDUCTION, turn_problems
 from sniff_rules.errors import InvalidStateError, SniffError
@@ -56,6 +57,7 @@ from sniff_rules.tiles import DOUBLE_SIX, FULL_SET_MASK, HIGHEST_PIP, TILE_COUNT
 __all__ = ["MAX_SIDE_DEDUCTION", "Problem", "lot_problems", "problems", "round_result_problems"]
 
 
+@sealed()
 @attrs.frozen
 class Problem:
     """One reason a state cannot arise in a legal match.

@@ -42,6 +42,7 @@ from sniff_rules import (
     new_match,
 )
 from sniff_rules._fast import fast_frozen, sealed
+from sniff_rules.position import Problem
 from sniff_rules.tally import PaperTally, paper_tally
 from sniff_rules.view import Observation, observe
 
@@ -75,6 +76,7 @@ EXAMPLES: dict[type, Callable[[], Any]] = {
     Pass: lambda: Pass(2),
     Observation: lambda: observe(_ROUND_OVER, 0),
     PaperTally: lambda: paper_tally(135),
+    Problem: lambda: Problem("TURN-1", "to_move", "to_move is seat 0, but it is seat 1's turn"),
 }
 
 
