@@ -18,9 +18,10 @@ shipped inside the package (:func:`shipped_vectors`):
     move, and after it the legal moves, points, scores and what happened.
 
 :func:`check_paths` replays files and reports one :class:`VectorResult` per
-vector; a malformed vector fails naming FORMAT-1 or FORMAT-2 (the files are
-read by :mod:`sniff_rules.jsonio`). :mod:`sniff_rules.vectorgen` writes the
-generated files.
+vector; a malformed vector fails naming FORMAT-1 or FORMAT-2. The files are
+found and read by :mod:`sniff_rules.vectorfiles`, which gives every file a
+verdict however broken it is, and parsed by :mod:`sniff_rules.jsonio`.
+:mod:`sniff_rules.vectorgen` writes the generated files.
 """
 
 from __future__ import annotations

@@ -24,6 +24,7 @@ from sniff_rules import (
     Problem,
     RoundResult,
     Rules,
+    Settlement,
     SniffError,
     State,
     Tile,
@@ -526,3 +527,43 @@ def test_states_a_few_facts_away_break_no_law_the_checks_miss(index: int, kinds:
     if position_violations(state):
         with mock.patch("sniff_rules.position.position_violations", return_value=()):
             assert problems(state), repr(state)
+
+
+_ODD_LOTS = st.sampled_from(
+    [(), (("x",),), (((0, 6), (1, 6)),), (((0, 2), (1, 5)),), ((), ()), (((0, 1), (1, 1)),) * 70]
+)
+_ODD_SETTLEMENTS = st.builds(
+    Settlement,
+    st.sampled_from([(), (0, 0), ("a", 1), (1.5, 0), (0, 0, 0, 0)]),
+    st.sampled_from([(), (0, 0), (5, 5), (True, 0)]),
+    st.sampled_from([(), (0, 0), (10,), (0, 0, 0)]),
+)
+
+
+@given(
+    st.sampled_from(range(0, 4000, 11)),
+    _ODD_LOTS,
+    st.none()
+    | st.builds(
+        RoundResult,
+        st.integers(1, 10**6),
+        st.none() | st.integers(0, 3),
+        st.sampled_from([((), ()), ((Tile(0, 1),), ()), ((), (), (), ()), ((Tile(2, 2), Tile(0, 0)), (Tile(0, 0),))]),
+        _ODD_SETTLEMENTS,
+    ),
+    st.integers(1, 2**62),
+)
+def test_problems_of_any_state_value_is_a_tuple_never_an_exception(
+    index: int, lot: tuple[object, ...], record: RoundResult | None, number: int
+) -> None:
+    """FORMAT-3 OPEN-1 END-1 SETTLE-1: whatever a State holds in its lot, last round and round number, problems
+    answers with Problem values and raises nothing."""
+    states_ = match_states()
+    state = states_[index % len(states_)]
+    try:
+        context = attrs.evolve(state.context, lot=lot, last_round=record, round_number=number)  # type: ignore[arg-type]
+        odd = attrs.evolve(state, context=context)
+    except SniffError:
+        return
+    found = problems(odd)
+    assert all(isinstance(problem, Problem) and problem.rule for problem in found)
