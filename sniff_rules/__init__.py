@@ -32,6 +32,7 @@ from sniff_rules.layout import (
     recount_end,
 )
 from sniff_rules.moves import Draw, Move, Pass, Place, apply, legal_moves
+from sniff_rules.position import Problem, problems
 from sniff_rules.randomness import RandomSource, SplitMix64, draw_lot, shuffled
 from sniff_rules.rules import Rules, Seat, Side
 from sniff_rules.scoring import PlayScore, Settlement, play_points, round_to_five, score_play, settle_round
@@ -85,6 +86,7 @@ __all__ = [
     "PointId",
     "Port",
     "PositionKey",
+    "Problem",
     "RandomSource",
     "RoundContext",
     "RoundResult",
@@ -108,6 +110,7 @@ __all__ = [
     "play_points",
     "position_key",
     "present_seat_view",
+    "problems",
     "recount_end",
     "round_to_five",
     "score_play",

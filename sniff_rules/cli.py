@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -17,6 +18,7 @@ from sniff_rules.moves import Move
 from sniff_rules.randomness import RandomSource, SplitMix64
 from sniff_rules.rules import Rules
 from sniff_rules.state import State, new_match
+from sniff_rules.vectorfiles import VectorResult, printable
 
 
 def _describe_round_end(ended: RoundEnded) -> str:
@@ -68,33 +70,50 @@ def demo(players: int, seed: int, out: TextIO) -> State:
 
 def _shown(path: Traversable) -> str:
     if not isinstance(path, Path):
-        return str(path)
+        return printable(str(path))
     try:
-        return str(path.resolve().relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
+        return printable(str(path.resolve().relative_to(Path.cwd())))
+    except (ValueError, OSError):
+        return printable(str(path))
+
+
+def _files_of(paths: Sequence[Path]) -> tuple[list[Traversable], list[VectorResult]]:
+    """The vector files the arguments name, and a FAIL for each folder that holds none."""
+    from sniff_rules.conformance import vector_paths
+
+    files: list[Traversable] = []
+    empty: list[VectorResult] = []
+    for path in paths:
+        found = vector_paths([path])
+        if not found:
+            empty.append(VectorResult(_shown(path), "folder", "no vector files (*.json, *.jsonl) in it"))
+        files += found
+    return files, empty
 
 
 def conform(paths: Sequence[Path], out: TextIO, quiet: bool = False) -> int:
     """Replay vector files (or folders of them) and print a verdict per vector.
 
     With no paths, replays the vectors shipped with the package, in any
-    working folder. Returns the exit status: 0 when every vector passes, 1
-    otherwise.
+    working folder. Every file named or found gets a verdict, a file that
+    cannot be read, is malformed or holds no vector a FAIL with the reason
+    (:mod:`sniff_rules.vectorfiles`), and so does a folder with no vector
+    file. Returns the exit status: 0 when every vector passes, 1 otherwise.
     """
     from sniff_rules.conformance import check_file, shipped_vectors, vector_paths
 
     started = time.perf_counter()
     if paths:
-        files = vector_paths(list(paths))
+        files, failed_folders = _files_of(paths)
     else:
         shipped = shipped_vectors()
         print(f"vectors shipped with sniff_rules: {_shown(shipped)}", file=out)
-        files = vector_paths([shipped])
-    if not files:
-        print("no vector files found", file=out)
-        return 1
-    passed = failed = 0
+        files, failed_folders = vector_paths([shipped]), []
+        if not files:
+            failed_folders = [VectorResult(_shown(shipped), "folder", "no vector files (*.json, *.jsonl) in it")]
+    for result in failed_folders:
+        print(result, file=out)
+    passed, failed = 0, len(failed_folders)
     for path in files:
         file_started = time.perf_counter()
         results = check_file(path, _shown(path))
@@ -112,7 +131,7 @@ def conform(paths: Sequence[Path], out: TextIO, quiet: bool = False) -> int:
         f"{passed + failed} vectors in {len(files)} files: {verdict} ({time.perf_counter() - started:.2f} s)",
         file=out,
     )
-    return 1 if failed else 0
+    return 1 if failed or not passed else 0
 
 
 def vectors(directory: Path | None, write: bool, out: TextIO) -> int:
@@ -122,7 +141,9 @@ def vectors(directory: Path | None, write: bool, out: TextIO) -> int:
     checkout this package runs from, else (to check only) the vectors
     shipped with the package. With ``write`` the files are rewritten and 0
     is returned; otherwise 1 is returned when they differ. Hand-written
-    vectors are never touched.
+    vectors are never touched. A ``directory`` that is no folder, or files
+    that cannot be read or written, end the command with a message and
+    status 2.
     """
     from sniff_rules import vectorgen
     from sniff_rules.conformance import shipped_vectors
@@ -130,6 +151,9 @@ def vectors(directory: Path | None, write: bool, out: TextIO) -> int:
     writable = directory if directory is not None else vectorgen.source_vector_dir()
     if write and writable is None:
         print("no specs/vectors checkout to write to; name a folder with --dir", file=out)
+        return 2
+    if directory is not None and (directory.exists() or directory.is_symlink()) and not directory.is_dir():
+        print(f"--dir {_shown(directory)} is not a folder", file=out)
         return 2
     target: Traversable = writable if writable is not None else shipped_vectors()
     started = time.perf_counter()
@@ -140,7 +164,11 @@ def vectors(directory: Path | None, write: bool, out: TextIO) -> int:
         f" {tally.won_by_last_tile} by the last tile, {tally.moves} moves",
         file=out,
     )
-    diff = list(vectorgen.diff_generated(target, files))
+    try:
+        diff = list(vectorgen.diff_generated(target, files))
+    except (OSError, ValueError) as err:
+        print(f"{_shown(target)}: cannot read the vector files there: {printable(str(err))}", file=out)
+        return 2
     if not diff:
         print(f"{_shown(target)}: the generated vectors are up to date", file=out)
         return 0
@@ -150,10 +178,14 @@ def vectors(directory: Path | None, write: bool, out: TextIO) -> int:
         return 1
     for name, text in files.items():
         path = writable / name
-        if path.exists() and path.read_text(encoding="utf-8") == text:
-            continue
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        try:
+            if path.is_file() and path.read_text(encoding="utf-8") == text:
+                continue
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        except (OSError, ValueError) as err:
+            print(f"cannot write {_shown(path)}: {printable(str(err))}", file=out)
+            return 2
         print(f"wrote {_shown(path)} ({len(text.encode())} bytes)", file=out)
     return 0
 
@@ -186,10 +218,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--dir", type=Path, default=None, help="vector folder (default: specs/vectors of this checkout)"
     )
     args = parser.parse_args(argv)
-    if args.command == "demo":
-        demo(args.players, args.seed, sys.stdout)
-    elif args.command == "conform":
-        return conform(args.paths, sys.stdout, args.quiet)
-    elif args.command == "vectors":
-        return vectors(args.dir, args.write, sys.stdout)
+    try:
+        if args.command == "demo":
+            demo(args.players, args.seed, sys.stdout)
+        elif args.command == "conform":
+            return conform(args.paths, sys.stdout, args.quiet)
+        elif args.command == "vectors":
+            return vectors(args.dir, args.write, sys.stdout)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # The reader of the output went away (``| head``): stop quietly, as other tools do, and
+        # point stdout at nothing so that the flush at exit does not fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     return 0

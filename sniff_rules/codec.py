@@ -9,11 +9,12 @@ Reading is hardened against corrupt or hostile input. The text goes
 through :func:`~sniff_rules.jsonio.load_json` and every field through its
 typed accessors (FORMAT-2), every tile, placement and move string through
 :mod:`sniff_rules.notation` (FORMAT-1): either refusal is a
-:class:`~sniff_rules.errors.NotationError`. A well-formed document is then
-checked as a position — the 28 tiles conserved, seats, phase, scores, the
-lot, the layout's geometry replayed — and one that no legal match reaches
-raises :class:`~sniff_rules.errors.InvalidStateError` naming the game rule
-it breaks. Nothing half checked is returned.
+:class:`~sniff_rules.errors.NotationError`. The state a well-formed document
+builds is then checked by :func:`sniff_rules.position.problems`, and one
+that legal play cannot reach raises
+:class:`~sniff_rules.errors.InvalidStateError` citing the rule it breaks.
+Nothing half checked is returned. Writing refuses what reading would: a
+random source other than SplitMix64, an integer beyond ±(2**53 - 1).
 
 >>> from sniff_rules import Rules, new_match
 >>> state = new_match(Rules.standard(3), seed=42)
@@ -33,6 +34,7 @@ from typing import Final
 from sniff_rules.errors import InvalidStateError, NotationError, SniffError
 from sniff_rules.jsonio import (
     JSON_RULE,
+    MAX_SAFE_INT,
     JsonObject,
     JsonValue,
     json_array,
@@ -43,13 +45,13 @@ from sniff_rules.jsonio import (
     load_json,
 )
 from sniff_rules.layout import Layout
-from sniff_rules.moves import legal_moves
-from sniff_rules.notation import MAX_SEATS, parse_placement, parse_tile
-from sniff_rules.randomness import LOT_FACES, LotRound, SplitMix64
-from sniff_rules.rules import Rules
-from sniff_rules.scoring import Settlement, settle_round
+from sniff_rules.notation import parse_placement, parse_tile
+from sniff_rules.position import Problem, lot_problems, problems, round_result_problems
+from sniff_rules.randomness import LotRound, SplitMix64
+from sniff_rules.rules import MAX_PLAYERS, Rules
+from sniff_rules.scoring import Settlement
 from sniff_rules.state import Phase, RoundContext, RoundResult, State
-from sniff_rules.tiles import DOUBLE_SIX, NO_TILE, TILE_COUNT, Tile, mask_of_tiles
+from sniff_rules.tiles import NO_TILE, TILE_COUNT, Tile, mask_of_tiles
 
 STATE_FORMAT: Final = "sniff-rules/state@1"
 """The ``format`` tag of a state document; a new layout of fields gets a new tag."""
@@ -137,7 +139,7 @@ def settlement_from_data(value: JsonValue, what: str = "settlement") -> Settleme
     """A settlement's three integer arrays, read as written (FORMAT-2); see :func:`round_result_from_data`."""
     data = json_object(value, what, _SETTLEMENT_KEYS)
     hand_pips, deductions, side_deductions = (
-        tuple(json_ints(data[key], f"{what}.{key}", MAX_SEATS)) for key in _SETTLEMENT_KEYS
+        tuple(json_ints(data[key], f"{what}.{key}", MAX_PLAYERS)) for key in _SETTLEMENT_KEYS
     )
     return Settlement(hand_pips, deductions, side_deductions)
 
@@ -153,30 +155,22 @@ def round_result_to_data(result: RoundResult) -> JsonObject:
 
 
 def round_result_from_data(value: JsonValue, rules: Rules, what: str = "last_round") -> RoundResult:
-    """A settled round under ``rules``, its settlement checked against its hands (SETTLE-1, SETTLE-2).
-
-    Also checked: no tile twice (SETUP-1), and the finisher's hand empty (END-1).
+    """A settled round under ``rules``, refused on the first of its
+    :func:`~sniff_rules.position.round_result_problems`: a tile twice
+    (SETUP-1), a finisher whose hand is not the only empty one (END-1), a
+    blocked round no block explains (BLOCK-1), a settlement that is not its
+    hands' own (SETTLE-1, SETTLE-2).
     """
     data = json_object(value, what, _ROUND_RESULT_KEYS)
     number = json_int(data["round"], f"{what}.round")
+    if number < 1:
+        raise InvalidStateError("END-1", f"{what}.round counts from 1, got {number}")
     finisher_data = data["finisher"]
     finisher = None if finisher_data is None else _seat(finisher_data, rules, f"{what}.finisher", "END-1")
     hands = _hands(data["hands"], rules, f"{what}.hands")
-    everything = [tile for hand in hands for tile in hand]
-    if len(set(everything)) != len(everything):
-        raise InvalidStateError("SETUP-1", f"{what}.hands hold a tile twice")
-    if finisher is not None and hands[finisher]:
-        raise InvalidStateError("END-1", f"seat {finisher} finished round {number}, so its hand is empty")
-    given = settlement_from_data(data["settlement"], f"{what}.settlement")
-    settlement = settle_round(rules, hands)
-    for key in _SETTLEMENT_KEYS:
-        expected, found = getattr(settlement, key), getattr(given, key)
-        if found != expected:
-            raise InvalidStateError(
-                "SETTLE-2" if key == "side_deductions" else "SETTLE-1",
-                f"{what}.settlement.{key} is {list(expected)} for those hands, got {list(found)}",
-            )
-    return RoundResult(number, finisher, hands, settlement)
+    result = RoundResult(number, finisher, hands, settlement_from_data(data["settlement"], f"{what}.settlement"))
+    _refuse_first(round_result_problems(result, rules, what))
+    return result
 
 
 def lot_to_data(lot: Sequence[LotRound]) -> list[JsonValue]:
@@ -189,30 +183,27 @@ def lot_from_data(value: JsonValue, rules: Rules, what: str = "lot") -> tuple[Lo
     rounds: list[LotRound] = []
     for number, item in enumerate(json_array(value, what, MAX_LOT_ROUNDS)):
         draws: list[tuple[int, int]] = []
-        for pair in json_array(item, f"{what}[{number}]", MAX_SEATS):
+        for pair in json_array(item, f"{what}[{number}]", MAX_PLAYERS):
             entry = json_array(pair, f"{what}[{number}] entry", 2)
             if len(entry) != 2:
                 raise NotationError(JSON_RULE, f"{what}[{number}] holds [seat, value] pairs")
-            seat = _seat(entry[0], rules, f"{what}[{number}] seat", "OPEN-1")
-            drawn = json_int(entry[1], f"{what}[{number}] value")
-            if not 1 <= drawn <= LOT_FACES:
-                raise InvalidStateError("OPEN-1", f"a lot draws values 1..{LOT_FACES}, got {drawn}")
-            draws.append((seat, drawn))
+            draws.append((json_int(entry[0], f"{what}[{number}] seat"), json_int(entry[1], f"{what}[{number}] value")))
         rounds.append(tuple(draws))
-    candidates = tuple(range(rules.players))
-    for number, lot_round in enumerate(rounds):
-        seats = tuple(seat for seat, _ in lot_round)
-        if seats != candidates:
-            raise InvalidStateError(
-                "OPEN-1", f"lot round {number} draws for seats {list(candidates)} in seat order, got {list(seats)}"
-            )
-        best = max(value for _, value in lot_round)
-        candidates = tuple(seat for seat, value in lot_round if value == best)
-        if len(candidates) == 1 and number != len(rounds) - 1:
-            raise InvalidStateError("OPEN-1", f"lot round {number} has a single winner, yet the lot goes on")
-    if rounds and len(candidates) != 1:
-        raise InvalidStateError("OPEN-1", "the lot ends in a tie; a tie is drawn again among the tied seats")
-    return tuple(rounds)
+    lot = tuple(rounds)
+    _refuse_first(lot_problems(lot, rules, what))
+    return lot
+
+
+def _refuse_first(found: Sequence[Problem]) -> None:
+    """Raise the first problem as an :class:`InvalidStateError` citing its rule and naming its field."""
+    if found:
+        first = found[0]
+        named = first.message if first.message.startswith(first.field) else f"{first.field}: {first.message}"
+        raise InvalidStateError(first.rule, named)
+
+
+def _tile_index(tile: Tile) -> int:
+    return tile.index
 
 
 def _seat(value: JsonValue, rules: Rules, what: str, rule: str) -> int:
@@ -223,10 +214,12 @@ def _seat(value: JsonValue, rules: Rules, what: str, rule: str) -> int:
 
 
 def _hands(value: JsonValue, rules: Rules, what: str) -> tuple[tuple[Tile, ...], ...]:
-    hands = json_array(value, what, MAX_SEATS)
+    hands = json_array(value, what, MAX_PLAYERS)
     if len(hands) != rules.players:
         raise InvalidStateError("SETUP-2", f"{what} holds one hand per seat: {rules.players}, got {len(hands)}")
-    return tuple(tuple(sorted(tiles_from_data(hand, f"{what}[{seat}]"))) for seat, hand in enumerate(hands))
+    return tuple(
+        tuple(sorted(tiles_from_data(hand, f"{what}[{seat}]"), key=_tile_index)) for seat, hand in enumerate(hands)
+    )
 
 
 # ---------------------------------------------------------------- state -> JSON
@@ -246,6 +239,9 @@ def state_to_data(state: State) -> JsonObject:
         source_data = {"splitmix64": f"{source.state:016x}"}
     else:
         raise NotationError(JSON_RULE, f"only a SplitMix64 source has a JSON form, not {type(source).__name__}")
+    for what, number in (("round", state.round_number), *(("scores", score) for score in state.scores)):
+        if not -MAX_SAFE_INT <= number <= MAX_SAFE_INT:
+            raise NotationError(JSON_RULE, f"{what} {number} is beyond ±(2**53 - 1): no JSON reader holds it exactly")
     result = state.last_round
     drawn = state.drawn_tile
     return {
@@ -310,12 +306,9 @@ def _layout(value: JsonValue) -> Layout:
 
 
 def _scores(value: JsonValue, rules: Rules) -> tuple[int, ...]:
-    scores = tuple(json_ints(value, "scores", MAX_SEATS))
+    scores = tuple(json_ints(value, "scores", MAX_PLAYERS))
     if len(scores) != rules.sides:
         raise InvalidStateError("SETUP-2", f"scores has one entry per side: {rules.sides}, got {len(scores)}")
-    for side, score in enumerate(scores):
-        if score % 5:
-            raise InvalidStateError("SETTLE-4", f"every score is a multiple of 5; side {side} has {score}")
     return scores
 
 
@@ -330,18 +323,19 @@ def _source(value: JsonValue) -> SplitMix64 | None:
 
 
 def state_from_data(value: JsonValue) -> State:
-    """The state a JSON object describes, after checking it could arise in a match.
+    """The state a JSON object describes, refused unless legal play can reach it.
 
-    Raises :class:`NotationError` when a field has the wrong shape or type
-    (FORMAT-2) or a string is no tile or placement (FORMAT-1), and
-    :class:`InvalidStateError` when the fields are well formed but
-    contradict the rules; each names the rule. Checked: the rules
-    (SETUP-2..4), one hand per seat and the 28 tiles each exactly once across
-    hands, boneyard and layout (SETUP-1), the layout's geometry replayed
-    placement by placement (PLACE-1, PLACE-2, SNIFF-1..3, OPEN-3), scores per
-    side and multiples of 5 (SETTLE-4), the drawn tile (DRAW-2), the lot
-    (OPEN-1), the previous round's settlement (SETTLE-1..3), and that the
-    phase agrees with the rest (END-1, BLOCK-1, MATCH-1, OPEN-2).
+    Parse the shape, build, refuse on the first problem: a field of the
+    wrong shape or type raises :class:`NotationError` (FORMAT-2), a string
+    that is no tile or placement too (FORMAT-1); what a :class:`State`
+    cannot hold at all raises :class:`InvalidStateError` as it is read
+    (rules that describe no game, SETUP-2..4; a seat out of range, TURN-1 or
+    OPEN-1; a hand per seat, SETUP-2; a tile twice in one list, SETUP-1; a
+    layout its placements do not build, by the rule of play the placement
+    breaks). The state built is then checked by
+    :func:`sniff_rules.position.problems`, and the first problem found is
+    raised as an :class:`InvalidStateError` citing its rule and naming its
+    field: ``specs/positions.md`` lists every check.
     """
     data = json_object(value, "a state", _STATE_KEYS)
     if data["format"] != STATE_FORMAT:
@@ -366,7 +360,6 @@ def state_from_data(value: JsonValue) -> State:
     winner = None if winner_data is None else json_int(winner_data, "winner")
     if winner is not None and not 0 <= winner < rules.sides:
         raise InvalidStateError("MATCH-1", f"winner is a side 0..{rules.sides - 1}, got {winner}")
-    # Built before it is checked, so that every check reads the state; none of it is returned unchecked.
     state = State(
         context=RoundContext(
             rules=rules, round_number=round_number, opener=opener, source=source, lot=lot, last_round=last_round
@@ -380,124 +373,11 @@ def state_from_data(value: JsonValue) -> State:
         drawn=NO_TILE if drawn is None else drawn.index,
         winner=winner,
     )
-    _check_conservation(hands, boneyard, layout)
-    _check_lot_and_opener(state)
-    _check_phase(state)
-    if layout.is_empty and phase is Phase.PLAYING and to_move != opener:
-        raise InvalidStateError("OPEN-3", f"nothing is played yet, so the opener (seat {opener}) is to move")
-    if drawn is not None:
-        _check_drawn(state, drawn)
-    if phase is Phase.PLAYING and not legal_moves(state):
-        raise InvalidStateError("TURN-1", "the round is under way, yet the seat to move has no move")
+    # Built before it is checked, so that the position check reads a state; none of it is returned unchecked.
+    _refuse_first(problems(state))
     return state
 
 
 def state_from_json(text: str | bytes) -> State:
     """The state in JSON text; see :func:`~sniff_rules.jsonio.load_json` and :func:`state_from_data`."""
     return state_from_data(load_json(text))
-
-
-# ---------------------------------------------------------------- the position's checks
-
-
-def _fits(tile: Tile, layout: Layout) -> bool:
-    if layout.is_empty:
-        return True
-    return any(point.value in (tile.low, tile.high) for point in layout.open_points)
-
-
-def _check_conservation(hands: tuple[tuple[Tile, ...], ...], boneyard: tuple[Tile, ...], layout: Layout) -> None:
-    seen: dict[Tile, list[str]] = {}
-    for seat, hand in enumerate(hands):
-        for tile in hand:
-            seen.setdefault(tile, []).append(f"hand {seat}")
-    for tile in boneyard:
-        seen.setdefault(tile, []).append("boneyard")
-    for placement in layout.placements:
-        seen.setdefault(placement.tile, []).append("layout")
-    twice = [f"{tile} ({' and '.join(places)})" for tile, places in sorted(seen.items()) if len(places) > 1]
-    missing = [str(tile) for tile in DOUBLE_SIX if tile not in seen]
-    if twice or missing:
-        raise InvalidStateError(
-            "SETUP-1",
-            "hands, boneyard and layout hold each of the 28 tiles exactly once"
-            + (f"; twice: {', '.join(twice)}" if twice else "")
-            + (f"; missing: {', '.join(missing)}" if missing else ""),
-        )
-
-
-def _check_lot_and_opener(state: State) -> None:
-    round_number, opener, phase = state.round_number, state.opener, state.phase
-    lot, last_round = state.lot, state.last_round
-    if lot:
-        chosen = max(lot[-1], key=lambda draw: draw[1])[0]
-        if chosen != opener:
-            raise InvalidStateError("OPEN-1", f"the lot chose seat {chosen}, but the opener is seat {opener}")
-    # A settled round is recorded until the next one is dealt; a won match is never settled.
-    recorded = round_number if phase is Phase.ROUND_OVER else round_number - 1
-    if recorded == 0:
-        if last_round is not None:
-            raise InvalidStateError("END-1", "round 1 has no earlier round to record as last_round")
-        return
-    if last_round is None or last_round.round_number != recorded:
-        found = "none" if last_round is None else f"round {last_round.round_number}"
-        raise InvalidStateError(
-            "END-1", f"in round {round_number} ({phase.value}) last_round is round {recorded}, got {found}"
-        )
-    if phase is not Phase.ROUND_OVER and last_round.finisher is not None:
-        if opener != last_round.finisher:
-            raise InvalidStateError(
-                "OPEN-2",
-                f"seat {last_round.finisher} played out round {recorded} and opens round {round_number},"
-                f" not seat {opener}",
-            )
-        if lot:
-            raise InvalidStateError("OPEN-2", "the finisher opens without a lot, yet a lot is recorded")
-
-
-def _check_phase(state: State) -> None:
-    rules, phase, layout, winner, last_round = state.rules, state.phase, state.layout, state.winner, state.last_round
-    reached = [side for side, score in enumerate(state.scores) if score >= rules.target]
-    if phase is Phase.MATCH_OVER:
-        if winner is None or winner not in reached:
-            raise InvalidStateError("MATCH-1", f"the match is over, so the winner's score reaches {rules.target}")
-        if len(reached) > 1:
-            raise InvalidStateError("MATCH-1", "the match ends the instant one side reaches the target; two have")
-        if layout.is_empty:
-            raise InvalidStateError("MATCH-1", "only a placement wins a match, yet nothing is on the table")
-        if rules.side_of(state.to_move) != winner:
-            raise InvalidStateError("MATCH-1", f"seat {state.to_move} placed last, so side {winner} cannot have won")
-    elif winner is not None:
-        raise InvalidStateError("MATCH-1", f"side {winner} won, yet the match is {phase.value}")
-    elif reached:
-        raise InvalidStateError("MATCH-1", f"side {reached[0]} reached the target {rules.target}; the match is over")
-    if state.drawn_tile is not None and phase is not Phase.PLAYING:
-        raise InvalidStateError("DRAW-2", f"a drawn tile is placed during play; the match is {phase.value}")
-    hands = state.hands
-    blocked = not state.boneyard_ids and not any(_fits(tile, layout) for hand in hands for tile in hand)
-    if phase is Phase.PLAYING:
-        empty = [seat for seat, hand in enumerate(hands) if not hand]
-        if empty:
-            raise InvalidStateError("END-1", f"seat {empty[0]} has played out, so the round is over")
-        if blocked:
-            raise InvalidStateError("BLOCK-1", "the boneyard is empty and nobody can place: the round is blocked")
-    elif phase is Phase.ROUND_OVER:
-        if last_round is None or last_round.round_number != state.round_number or last_round.hands != hands:
-            raise InvalidStateError("END-1", "a finished round records its own hands as last_round")
-        if last_round.blocked and not blocked:
-            raise InvalidStateError("BLOCK-1", "the round is recorded as blocked, yet a tile can still be placed")
-        if last_round.finisher is not None and last_round.finisher != state.to_move:
-            raise InvalidStateError(
-                "END-1", f"seat {last_round.finisher} played out, so it moved last, not seat {state.to_move}"
-            )
-
-
-def _check_drawn(state: State, drawn: Tile) -> None:
-    hand, layout, to_move = state.hand(state.to_move), state.layout, state.to_move
-    if drawn not in hand:
-        raise InvalidStateError("DRAW-2", f"the drawn tile {drawn} is in the hand of seat {to_move}, who drew it")
-    if not _fits(drawn, layout) or layout.is_empty:
-        raise InvalidStateError("DRAW-2", f"a drawn tile is kept to be placed only when it fits; {drawn} does not")
-    others = [str(tile) for tile in hand if tile != drawn and _fits(tile, layout)]
-    if others:
-        raise InvalidStateError("DRAW-1", f"seat {to_move} drew although it could place {', '.join(others)}")

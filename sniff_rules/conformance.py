@@ -18,10 +18,12 @@ shipped inside the package (:func:`shipped_vectors`):
     move, and after it the legal moves, points, scores and what happened.
 
 :func:`check_paths` replays files and reports one :class:`VectorResult` per
-vector; a malformed vector fails naming FORMAT-1 or FORMAT-2 (the files are
-read by :mod:`sniff_rules.jsonio`). :mod:`sniff_rules.vectorgen` writes the
-generated files. The randomness, refusal and tally files, and the seeds a
-perft position names, are checked by :mod:`sniff_rules.vectorchecks`.
+vector; a malformed vector fails naming FORMAT-1 or FORMAT-2. The files are
+found and read by :mod:`sniff_rules.vectorfiles`, which gives every file a
+verdict however broken it is, and parsed by :mod:`sniff_rules.jsonio`.
+:mod:`sniff_rules.vectorgen` writes the generated files. The randomness,
+refusal and tally files, and the seeds a perft position names, are checked
+by :mod:`sniff_rules.vectorchecks`.
 """
 
 from __future__ import annotations
@@ -32,8 +34,6 @@ from functools import partial
 from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Final
-
-import attrs
 
 from sniff_rules.codec import (
     lot_to_data,
@@ -54,7 +54,6 @@ from sniff_rules.jsonio import (
     json_object,
     json_str,
     json_strs,
-    load_json,
 )
 from sniff_rules.layout import Layout
 from sniff_rules.moves import Move, Place, apply, legal_moves
@@ -65,42 +64,34 @@ from sniff_rules.recording import VECTOR_FORMAT, RecordedTally, expected_deal, i
 from sniff_rules.rules import Rules
 from sniff_rules.scoring import play_points, settle_round
 from sniff_rules.state import Phase, State, new_match, next_round
+from sniff_rules.vectorfiles import (
+    Mismatch,
+    VectorResult,
+    check_perft_budget,
+    file_verdict,
+    read_vector_file,
+    strictly_equal,
+    vector_paths,
+)
+
+__all__ = [
+    "VECTOR_PACKAGE",
+    "Mismatch",
+    "VectorResult",
+    "check_file",
+    "check_paths",
+    "read_vector_file",
+    "shipped_vectors",
+    "start_state",
+    "vector_paths",
+]
 
 VECTOR_PACKAGE: Final = "sniff_rules.vectors"
 """The package whose data are the vectors: ``specs/vectors`` of the source, mapped by pyproject.toml."""
 
-MAX_VECTOR_CHARS: Final = 1 << 26
-"""Longest vector document read (a recorded file is read line by line, each line under the default bound)."""
-
-MAX_VECTOR_DEPTH: Final = 32
-"""Deepest nesting of a vector document: a state inside a perft position inside the file."""
-
-
-@attrs.frozen
-class VectorResult:
-    """The outcome of one vector: ``failure`` is None when the library agrees."""
-
-    path: str
-    name: str
-    failure: str | None = None
-
-    @property
-    def passed(self) -> bool:
-        """Whether the library reproduced the vector exactly."""
-        return self.failure is None
-
-    def __str__(self) -> str:
-        verdict = "PASS" if self.failure is None else "FAIL"
-        text = f"{verdict}  {self.path} :: {self.name}"
-        return text if self.failure is None else f"{text}\n      {self.failure}"
-
-
-class Mismatch(Exception):
-    """The library disagrees with a vector; the message says where and how."""
-
 
 def _expect_equal(what: str, expected: object, actual: object) -> None:
-    if expected != actual:
+    if not strictly_equal(expected, actual):
         raise Mismatch(f"{what}: expected {expected!r}, got {actual!r}")
 
 
@@ -291,6 +282,7 @@ def _check_perft_position(position: Mapping[str, JsonValue]) -> None:
     if "state" in position:
         _expect_equal("the start position as a state", position["state"], state_to_data(state))
     depth = json_int(json_field(position, "depth", "position"), "depth")
+    check_perft_budget(state, depth, position.get("counts"))
     from sniff_rules.vectorchecks import check_perft_seeds  # builds on this module, so imported here
 
     check_perft_seeds(position, state)
@@ -420,7 +412,11 @@ def _check_recorded(path: str, lines: list[JsonValue]) -> list[VectorResult]:
         results.append(VectorResult(path, "summary", "no summary line"))
     elif complete:
         stated = {key: value for key, value in summary.items() if key != "type"}
-        failure = None if stated == total.as_data() else f"summary states {stated}, replay counted {total.as_data()}"
+        failure = (
+            None
+            if strictly_equal(stated, total.as_data())
+            else f"summary states {stated}, replay counted {total.as_data()}"
+        )
         results.append(VectorResult(path, "summary", failure))
     return results
 
@@ -451,52 +447,18 @@ def shipped_vectors() -> Traversable:
         return Path(__file__).resolve().parent.parent / "specs" / "vectors"
 
 
-def _is_vector_file(name: str) -> bool:
-    return name.endswith((".json", ".jsonl")) and name != "schema.json"
-
-
-def vector_paths(paths: Sequence[Traversable]) -> list[Traversable]:
-    """The vector files named by ``paths``: files as given, folders searched for
-    ``*.json`` (not ``schema.json``) and ``*.jsonl``, each folder's in sorted order."""
-    found: list[Traversable] = []
-    for path in paths:
-        if not path.is_dir():
-            found.append(path)
-            continue
-        below: list[tuple[str, Traversable]] = []
-        folders = [("", path)]
-        while folders:
-            prefix, folder = folders.pop()
-            for entry in folder.iterdir():
-                name = prefix + entry.name
-                if entry.is_dir():
-                    folders.append((name + "/", entry))
-                elif _is_vector_file(entry.name):
-                    below.append((name, entry))
-        found += [entry for _, entry in sorted(below, key=lambda item: item[0])]
-    return found
-
-
-def read_vector_file(path: Traversable) -> JsonValue:
-    """A vector file's content: the object of a ``.json``, the list of lines of a ``.jsonl`` (FORMAT-2)."""
-    data = path.read_bytes()
-    if path.name.endswith(".jsonl"):
-        return [load_json(line) for line in data.splitlines() if line.strip()]
-    return load_json(data, max_chars=MAX_VECTOR_CHARS, max_depth=MAX_VECTOR_DEPTH)
-
-
 def check_file(path: Traversable, label: str | None = None) -> list[VectorResult]:
-    """Replay every vector of one file."""
-    name = label if label is not None else str(path)
-    try:
-        data = read_vector_file(path)
-    except (OSError, SniffError) as err:
-        return [VectorResult(name, "file", f"cannot read: {err}")]
+    """Replay every vector of one file; a file that cannot be read or holds none fails
+    (:func:`sniff_rules.vectorfiles.file_verdict`)."""
+    return file_verdict(path, label, _check_document)
+
+
+def _check_document(name: str, data: JsonValue) -> list[VectorResult]:
     if isinstance(data, list):
         return _check_recorded(name, data)
     if not isinstance(data, dict):
         return [VectorResult(name, "file", "neither a JSON object nor JSON lines")]
-    if data.get("format") != VECTOR_FORMAT:
+    if not strictly_equal(data.get("format"), VECTOR_FORMAT):
         return [VectorResult(name, "file", f"format {data.get('format')!r:.40}; this runner reads {VECTOR_FORMAT}")]
     # Imported here: sniff_rules.vectorchecks builds on this module.
     from sniff_rules.vectorchecks import CHECKERS
@@ -510,10 +472,7 @@ def check_file(path: Traversable, label: str | None = None) -> list[VectorResult
     checker = checkers.get(str(data.get("kind")))
     if checker is None:
         return [VectorResult(name, "file", f"unknown kind {data.get('kind')!r:.40}")]
-    try:
-        return checker(name, data)
-    except (Mismatch, SniffError) as err:
-        return [VectorResult(name, "file", str(err))]
+    return checker(name, data)
 
 
 def check_paths(paths: Sequence[Traversable]) -> list[VectorResult]:

@@ -27,7 +27,9 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Mapping, Sequence
+from itertools import accumulate
 from typing import Final, TypeAlias
 
 from sniff_rules.errors import NotationError
@@ -86,29 +88,22 @@ def _safe_int(text: str) -> int:
     return int(text)
 
 
+_BRACKET_STEP: Final = {"[": 1, "{": 1, "]": -1, "}": -1}
+_NOT_BRACKET: Final = re.compile(r"[^\[\]{}]+")
+
+
 def _nesting_depth(text: str, limit: int) -> int:
-    """How deep arrays and objects nest, scanning outside strings; stops past ``limit``."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for char in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
-            depth += 1
-            if depth > deepest:
-                deepest = depth
-                if deepest > limit:
-                    return deepest
-        elif char in "]}":
-            depth -= 1
-    return deepest
+    """How deep arrays and objects nest, brackets inside strings left out; ``limit`` is not needed to stop.
+
+    Linear, at C speed: escaped backslashes and quotes are dropped first,
+    so that every quote left opens or closes a string, and the brackets
+    outside strings are summed with :func:`itertools.accumulate`. On text
+    that is not JSON the figure may be anything; the parser refuses it.
+    """
+    del limit
+    unescaped = text.replace("\\\\", "").replace('\\"', "")
+    outside = "".join(unescaped.split('"')[::2])
+    return max(accumulate(map(_BRACKET_STEP.__getitem__, _NOT_BRACKET.sub("", outside))), default=0)
 
 
 def load_json(

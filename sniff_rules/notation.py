@@ -39,14 +39,13 @@ from typing import Final
 from sniff_rules.errors import IllegalMoveError, InvalidMoveError, NotationError, SniffError
 from sniff_rules.layout import AttachmentPoint, Placement, Port
 from sniff_rules.moves import Draw, Move, Pass, Place, apply, legal_moves
-from sniff_rules.rules import STANDARD_HAND_SIZE
+from sniff_rules.rules import MAX_PLAYERS
 from sniff_rules.state import Phase, State
 from sniff_rules.tiles import Tile
 
 TEXT_RULE: Final = "FORMAT-1"
 """The rule every malformed text form breaks (specs/rules.md)."""
 
-MAX_SEATS: Final = max(STANDARD_HAND_SIZE)
 """Seats a move may name: 0..3 (SETUP-2)."""
 
 _PORT_BY_LABEL: Final = {port.label: port for port in Port}
@@ -56,7 +55,7 @@ _TILE_TEXT: Final = r"\[[^\]]*\]"
 _POINT_TEXT: Final = re.compile(rf"\s*({_TILE_TEXT})\s*\.\s*([a-z-]+)\s*")
 _PLACEMENT_TEXT: Final = re.compile(rf"\s*({_TILE_TEXT})\s*(?:>(.*))?", re.DOTALL)
 _MOVE_TEXT: Final = re.compile(r"\s*([0-9]+)\s*:(.*)", re.DOTALL)
-_SEAT_TEXTS: Final = frozenset(str(seat) for seat in range(MAX_SEATS))
+_SEAT_TEXTS: Final = frozenset(str(seat) for seat in range(MAX_PLAYERS))
 
 
 def _refuse(message: str) -> NotationError:
@@ -155,7 +154,7 @@ def parse_move(text: str) -> Move:
     if found is None:
         raise _refuse(f"{text!r:.60} is not a move; a move names its seat first, as in 0:draw")
     if found.group(1) not in _SEAT_TEXTS:
-        raise _refuse(f"seats run 0..{MAX_SEATS - 1}, got {found.group(1):.10} in {text!r:.60}")
+        raise _refuse(f"seats run 0..{MAX_PLAYERS - 1}, got {found.group(1):.10} in {text!r:.60}")
     seat = int(found.group(1))
     body = found.group(2).strip()
     if body == "draw":

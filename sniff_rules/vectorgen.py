@@ -18,7 +18,14 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Final
 
-from sniff_rules.codec import lot_to_data, rules_to_data, state_from_data, state_to_data, tiles_to_data
+from sniff_rules.codec import (
+    lot_to_data,
+    round_result_to_data,
+    rules_to_data,
+    state_from_data,
+    state_to_data,
+    tiles_to_data,
+)
 from sniff_rules.driver import play_match
 from sniff_rules.jsonio import JsonObject, JsonValue
 from sniff_rules.moves import apply, legal_moves
@@ -38,7 +45,9 @@ from sniff_rules.recording import (
     recording_choice,
 )
 from sniff_rules.rules import Rules
-from sniff_rules.state import Phase, State, new_match
+from sniff_rules.scoring import settle_round
+from sniff_rules.state import Phase, RoundResult, State, new_match
+from sniff_rules.tiles import Tile
 
 MATCHES_PER_PLAYER_COUNT: Final = 11
 """Recorded matches per player count: 33 in all, about 650 rounds."""
@@ -201,6 +210,13 @@ def _late_round(rules: Rules, seed: int) -> tuple[JsonObject, State, int]:
         seed += 1
 
 
+def _free_first_round(rules: Rules, finisher: int) -> RoundResult:
+    """A round 1 that ``finisher`` played out while every other hand kept tiles of 2 pips or fewer, which cost 0."""
+    cheap = iter((Tile(0, 0), Tile(0, 1), Tile(0, 2)))
+    hands = tuple(() if seat == finisher else (next(cheap),) for seat in range(rules.players))
+    return RoundResult(1, finisher, hands, settle_round(rules, hands))
+
+
 def perft_text() -> str:
     """The generated ``perft.json``."""
     positions: list[JsonValue] = []
@@ -225,15 +241,19 @@ def perft_text() -> str:
         late["state"] = state_to_data(state)
         positions.append(late)
         # The same position one placement from the target: sequences stop where the match is won.
+        # Placed in round 2, after a round 1 the opener played out at no cost to anyone, since
+        # in round 1 the scores are exactly the points of the round's placements.
         near = state_to_data(state)
+        near["round"] = 2
         near["scores"] = [rules.target - 5 for _ in state.scores]
+        near["last_round"] = round_result_to_data(_free_first_round(rules, state.opener))
         positions.append(
             _perft_position(
                 f"{name}-near-target",
                 {"state": near},
                 state_from_data(near),
-                "the late-round position with every side 5 short of the target: any scoring"
-                " placement ends the match (MATCH-1, MATCH-2)",
+                "the late-round position in round 2 with every side 5 short of the target: any"
+                " scoring placement ends the match (MATCH-1, MATCH-2)",
                 {},
             )
         )

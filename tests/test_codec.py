@@ -6,6 +6,7 @@ import json
 from collections.abc import Callable
 from functools import cache
 
+import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -42,8 +43,10 @@ from sniff_rules.codec import (
     state_to_data,
     state_to_json,
 )
-from sniff_rules.jsonio import JsonValue
-from sniff_rules.notation import parse_move
+from sniff_rules.jsonio import JsonValue, json_str, load_json
+from sniff_rules.notation import parse_move, parse_tile
+from sniff_rules.rules import MAX_TARGET
+from sniff_rules.strategies import illegal_moves_of, legal_moves_of, states, tiles
 
 
 def play_on(state: State, source: SplitMix64, steps: int) -> State:
@@ -443,3 +446,68 @@ def test_a_corrupted_state_is_refused_or_wholly_valid(data: st.DataObject, value
     if state.phase is Phase.PLAYING:
         for move in legal_moves(state):
             apply(state, move)
+
+
+# ---------------------------------------------------------------- every value the library builds reads back equal
+
+
+def through_json(value: JsonValue) -> JsonValue:
+    """``value`` written as JSON text and read back by the hardened reader."""
+    return load_json(json.dumps(value))
+
+
+@given(st.integers(-3, 8), st.integers(-3, 40), st.one_of(st.integers(-10, 600), st.integers(0, 2**64)))
+def test_any_rules_accepted_read_back_equal_from_json(players: int, hand_size: int, target: int) -> None:
+    """SETUP-2 SETUP-3 SETUP-4: whatever Rules accepts reads back equal from its JSON; the rest is refused at once."""
+    try:
+        rules = Rules(players, hand_size, target)
+    except InvalidRulesError:
+        return
+    assert rules == rules_from_data(through_json(rules_to_data(rules)))
+
+
+def test_a_target_no_json_reader_holds_exactly_is_refused_when_built() -> None:
+    """SETUP-3: the issue's Rules(2, 7, 5 * 2**60), whose JSON no reader held exactly, is refused at construction."""
+    with pytest.raises(InvalidRulesError) as caught:
+        Rules(2, 7, 5 * 2**60)
+    assert "SETUP-3" == caught.value.rule
+    assert Rules(2, 7, MAX_TARGET) == rules_from_data(through_json(rules_to_data(Rules(2, 7, MAX_TARGET))))
+
+
+@given(tiles())
+def test_every_tile_reads_back_equal_from_its_json(tile: Tile) -> None:
+    """SETUP-1 FORMAT-1: a tile's JSON is its text, which reads back as the same tile."""
+    assert tile == parse_tile(json_str(through_json(str(tile)), "tile"))
+
+
+@given(states(max_moves=120), st.data())
+def test_every_move_reads_back_equal_from_its_json(state: State, data: st.DataObject) -> None:
+    """FORMAT-1 TURN-1: a legal or an illegal move's JSON is its text, which reads back as the same move."""
+    moves = [data.draw(illegal_moves_of(state))]
+    if state.phase is Phase.PLAYING:
+        moves.append(data.draw(legal_moves_of(state)))
+    for move in moves:
+        assert move == parse_move(json_str(through_json(str(move)), "move"))
+
+
+@given(states(max_moves=400))
+def test_every_state_of_any_house_rules_reads_back_equal_from_its_json(state: State) -> None:
+    """SETUP-1..5 OPEN-1 END-1 MATCH-1: a state reached under any house rules reads back equal from its JSON."""
+    assert state == state_from_json(state_to_json(state))
+
+
+@pytest.mark.parametrize(
+    "change",
+    [{"scores": (2**53, 0)}, {"scores": (-(2**60), 0)}, {"context": "round"}],
+    ids=["a score of 2**53", "a score of -2**60", "round 2**60"],
+)
+def test_a_state_with_a_number_no_json_reader_holds_is_refused_when_written(change: dict[str, object]) -> None:
+    """FORMAT-2: a state whose round or score is beyond 2**53 - 1 has no JSON form: writing it is refused."""
+    state = new_match(Rules.standard(2), seed=1)
+    if change.get("context") == "round":
+        state = attrs.evolve(state, context=attrs.evolve(state.context, round_number=2**60))
+    else:
+        state = attrs.evolve(state, **change)  # type: ignore[arg-type]
+    with pytest.raises(NotationError) as caught:
+        state_to_json(state)
+    assert "FORMAT-2" == caught.value.rule

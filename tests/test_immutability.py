@@ -43,6 +43,7 @@ from sniff_rules import (
 )
 from sniff_rules._fast import constructor, fast_frozen, sealed
 from sniff_rules.events import Dealt
+from sniff_rules.position import Problem
 from sniff_rules.tally import PaperTally, paper_tally
 from sniff_rules.view import MoveOption, Observation, SeatView, observe, seat_view
 
@@ -79,6 +80,7 @@ EXAMPLES: dict[type, Callable[[], Any]] = {
     SeatView: lambda: seat_view(_DEALT, 0, [Dealt.of(_DEALT)]),
     MoveOption: lambda: seat_view(_DEALT, _DEALT.to_move, [Dealt.of(_DEALT)]).options[0],
     PaperTally: lambda: paper_tally(135),
+    Problem: lambda: Problem("TURN-1", "to_move", "to_move is seat 0, but it is seat 1's turn"),
 }
 
 
