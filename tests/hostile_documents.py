@@ -93,14 +93,15 @@ Document: TypeAlias = "JsonValue | str | bytes"
 Path: TypeAlias = tuple[str | int, ...]
 
 
-def _paths(value: JsonValue, prefix: Path = ()) -> list[Path]:
+def json_paths(value: JsonValue, prefix: Path = ()) -> list[Path]:
+    """Every path into ``value``, itself first: keys of objects, indices of arrays."""
     found = [prefix]
     if isinstance(value, dict):
         for key, item in value.items():
-            found += _paths(item, (*prefix, key))
+            found += json_paths(item, (*prefix, key))
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            found += _paths(item, (*prefix, index))
+            found += json_paths(item, (*prefix, index))
     return found
 
 
@@ -131,7 +132,7 @@ def _pick(choose: Chooser, items: list[Path]) -> Path | None:
 
 
 def _containers(document: JsonValue, kind: type) -> list[Path]:
-    return [path for path in _paths(document) if isinstance(_at(document, path), kind)]
+    return [path for path in json_paths(document) if isinstance(_at(document, path), kind)]
 
 
 def _strange_number(choose: Chooser, value: JsonValue) -> JsonValue:
@@ -256,25 +257,25 @@ def _structural(choose: Chooser, document: JsonValue, state: State) -> JsonValue
     elif kind in (5, 6):
         document = _move_tile(choose, document, state)
     elif kind == 7:  # a number made strange
-        numbers = [p for p in _paths(document) if type(_at(document, p)) is int]
+        numbers = [p for p in json_paths(document) if type(_at(document, p)) is int]
         path = _pick(choose, numbers)
         if path is not None:
             document = _set(document, path, _strange_number(choose, _at(document, path)))
     elif kind == 8:  # a fact of the position changed to another plausible value
         document = _plausible(choose, document, state)
     elif kind == 9:  # any part replaced by any value
-        path = _pick(choose, _paths(document))
+        path = _pick(choose, json_paths(document))
         if path is not None:
             document = _set(document, path, _any_value(choose))
     elif kind == 10:  # deep nesting
-        path = _pick(choose, _paths(document))
+        path = _pick(choose, json_paths(document))
         if path is not None:
             nested = _at(document, path)
             for _ in range(8 + choose.below(40)):
                 nested = [nested]
             document = _set(document, path, nested)
     else:  # a huge document
-        path = _pick(choose, _paths(document))
+        path = _pick(choose, json_paths(document))
         if path is not None:
             huge: JsonValue = ["[1|4]"] * (1000 + choose.below(200_000)) if choose.below(2) else "x" * (1 << 20)
             document = _set(document, path, huge)

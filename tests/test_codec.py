@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hostile_documents import json_paths
 from sniff_rules import (
     DOUBLE_SIX,
     InvalidRulesError,
@@ -406,17 +407,6 @@ json_values: st.SearchStrategy[JsonValue] = st.recursive(
 )
 
 
-def _paths(value: JsonValue, prefix: tuple[str | int, ...] = ()) -> list[tuple[str | int, ...]]:
-    found = [prefix]
-    if isinstance(value, dict):
-        for key, item in value.items():
-            found += _paths(item, (*prefix, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            found += _paths(item, (*prefix, index))
-    return found
-
-
 def _replace(document: JsonValue, path: tuple[str | int, ...], value: JsonValue) -> JsonValue:
     if not path:
         return value
@@ -433,7 +423,7 @@ def _replace(document: JsonValue, path: tuple[str | int, ...], value: JsonValue)
 def test_a_corrupted_state_is_refused_or_wholly_valid(data: st.DataObject, value: JsonValue) -> None:
     """FORMAT-2 SETUP-1 TURN-1 END-1: a state with any part replaced by any JSON value is refused or wholly valid."""
     document: JsonValue = base_document() if data.draw(st.booleans()) else state_to_data(drawn_state())
-    path = data.draw(st.sampled_from(_paths(document)))
+    path = data.draw(st.sampled_from(json_paths(document)))
     corrupted = _replace(document, path, value)
     try:
         state = state_from_data(corrupted)
