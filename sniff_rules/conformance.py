@@ -45,6 +45,7 @@ from sniff_rules.codec import (
     tiles_from_data,
     tiles_to_data,
 )
+from sniff_rules.driver import play_match
 from sniff_rules.errors import SniffError
 from sniff_rules.jsonio import (
     JsonValue,
@@ -56,14 +57,22 @@ from sniff_rules.jsonio import (
     json_strs,
 )
 from sniff_rules.layout import Layout
-from sniff_rules.moves import Move, Place, apply, legal_moves
+from sniff_rules.moves import Place, apply, legal_moves
 from sniff_rules.notation import parse_move, parse_placement, parse_tile
 from sniff_rules.perft import perft
 from sniff_rules.randomness import RandomSource, SplitMix64
-from sniff_rules.recording import VECTOR_FORMAT, RecordedTally, expected_deal, is_deal_of, move_line, move_texts
+from sniff_rules.recording import (
+    VECTOR_FORMAT,
+    RecordedTally,
+    expected_deal,
+    is_deal_of,
+    move_line,
+    move_texts,
+    recording_choice,
+)
 from sniff_rules.rules import Rules
 from sniff_rules.scoring import play_points, settle_round
-from sniff_rules.state import Phase, State, new_match, next_round
+from sniff_rules.state import Phase, State, new_match
 from sniff_rules.vectorfiles import (
     Mismatch,
     VectorResult,
@@ -307,10 +316,12 @@ def _check_recorded_match(lines: Sequence[Mapping[str, JsonValue]]) -> RecordedT
     head = lines[0]
     rules = rules_from_data(json_field(head, "rules", "match line"))
     seed = json_int(json_field(head, "seed", "match line"), "seed")
-    policy: RandomSource = SplitMix64.from_seed(json_int(json_field(head, "policy_seed", "match line"), "policy_seed"))
+    policy = SplitMix64.from_seed(json_int(json_field(head, "policy_seed", "match line"), "policy_seed"))
+    # The driver plays the match as the header's policy chooses; each line is
+    # checked against its next step, and the deal again against SplitMix64 alone.
+    steps = play_match(new_match(rules, seed=seed), [recording_choice] * rules.players, policy)
     source: RandomSource = SplitMix64.from_seed(seed)
     state: State | None = None
-    legal: tuple[Move, ...] = ()
     rounds = blocked = moves = 0
     won_mid = won_last = 0
     for number, line in enumerate(lines[1:], 1):
@@ -318,7 +329,6 @@ def _check_recorded_match(lines: Sequence[Mapping[str, JsonValue]]) -> RecordedT
         kind = json_field(line, "type", where)
         if kind == "deal":
             if state is None:
-                state = new_match(rules, seed=seed)
                 lot_first = True
             else:
                 if state.phase is not Phase.ROUND_OVER or state.last_round is None:
@@ -328,7 +338,7 @@ def _check_recorded_match(lines: Sequence[Mapping[str, JsonValue]]) -> RecordedT
                 if state.source is None:
                     raise Mismatch(f"{where}: the match lost its random source (SETUP-5)")
                 source = state.source
-                state = next_round(state)
+            state = next(steps).state
             rounds += 1
             lot, opener, order, source = expected_deal(rules, source, lot_first)
             recorded_lot = json_field(line, "lot", where)
@@ -343,29 +353,24 @@ def _check_recorded_match(lines: Sequence[Mapping[str, JsonValue]]) -> RecordedT
             )
             if not is_deal_of(state, order):
                 raise Mismatch(f"{where}: the dealt hands and boneyard differ from the order (SETUP-5)")
-            legal = legal_moves(state)
-            _expect_equal(f"{where}: legal moves", json_field(line, "legal", where), move_texts(legal))
+            _expect_equal(f"{where}: legal moves", json_field(line, "legal", where), move_texts(legal_moves(state)))
         elif kind == "move":
             if state is None:
                 raise Mismatch(f"{where}: a move before the first deal")
             text = json_str(json_field(line, "move", where), "move")
             where = f"{where} ({text})"
             move = parse_move(text)
+            legal = legal_moves(state)
             if move not in legal:
                 raise Mismatch(f"{where}: not among the legal moves {move_texts(legal)}")
-            index, policy = policy.below(len(legal))
-            if legal[index] != move:
-                raise Mismatch(f"{where}: the policy chooses {legal[index]}, not this move")
-            before = state
-            try:
-                state = apply(state, move)
-            except SniffError as err:
-                raise Mismatch(f"{where}: refused ({err})") from None
+            before, step = state, next(steps)
+            if step.move != move:
+                raise Mismatch(f"{where}: the policy chooses {step.move}, not this move")
+            state = step.state
             moves += 1
             expected_line = move_line(before, move, state)
             for key in sorted(set(expected_line) | set(line)):
                 _expect_equal(f"{where}: {key}", line.get(key), expected_line.get(key))
-            legal = legal_moves(state)
             if state.phase is Phase.MATCH_OVER:
                 if state.hand(move.seat):
                     won_mid += 1

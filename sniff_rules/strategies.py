@@ -34,8 +34,10 @@ from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 from hypothesis.strategies import SearchStrategy
 
+from sniff_rules.driver import play_match
 from sniff_rules.layout import AttachmentPoint, Port
 from sniff_rules.moves import Draw, Move, Pass, Place, apply, legal_moves
+from sniff_rules.randomness import RandomSource, SplitMix64
 from sniff_rules.rules import PLAYER_COUNTS, Rules
 from sniff_rules.state import Phase, State, new_match, next_round
 from sniff_rules.tiles import DOUBLE_SIX, TILE_COUNT, Tile
@@ -218,22 +220,26 @@ def _playthroughs(draw: st.DrawFn, counts: tuple[int, ...], max_moves: int, cust
     house_rules = draw(rules(counts, custom=custom), label="rules")
     seed = draw(seeds(), label="seed")
     state = new_match(house_rules, seed)
+
+    def drawn_move(seen: State, unused: RandomSource) -> tuple[Move, RandomSource]:
+        moves = legal_moves(seen)
+        return moves[draw(st.integers(0, len(moves) - 1))], unused
+
+    # The driver deals each next round itself; the moves come from Hypothesis,
+    # so the source it threads is never read.
+    match = play_match(state, [drawn_move] * house_rules.players, SplitMix64.from_seed(0))
+    next(match)  # the first deal, which new_match has made
     steps: list[Step] = []
     for _ in range(draw(st.integers(0, max_moves), label="moves")):
         if state.phase is Phase.MATCH_OVER:
             break
-        if state.phase is Phase.ROUND_OVER:
-            # Without this choice a settled round would only be seen when the
-            # move budget ran out exactly on its last move.
-            if draw(st.booleans(), label="stop at the settled round"):
-                break
-            state = next_round(state)
-            steps.append(NextRound())
-            continue
-        moves = legal_moves(state)
-        move = moves[draw(st.integers(0, len(moves) - 1))]
-        state = apply(state, move)
-        steps.append(move)
+        # Without this choice a settled round would only be seen when the
+        # move budget ran out exactly on its last move.
+        if state.phase is Phase.ROUND_OVER and draw(st.booleans(), label="stop at the settled round"):
+            break
+        step = next(match)
+        state = step.state
+        steps.append(NextRound() if step.move is None else step.move)
     return Playthrough(house_rules, seed, tuple(steps), state)
 
 

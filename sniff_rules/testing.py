@@ -34,6 +34,11 @@ its own code, and runs ``TestCase`` in its CI::
 
     TestMyFrontend = MyFrontendMachine.TestCase
 
+Unlike every other loop of the package that plays matches, the machine
+does not go through :func:`sniff_rules.driver.play_match`: the driver plays
+this library's own ``apply``, and the machine's point is to step the engine
+under test, one Hypothesis rule at a time, checking each step.
+
 The adapter speaks in :class:`~sniff_rules.State` and the library's move
 values, so an engine with its own representation converts at the edge.
 The laws the machine checks are plain functions in :mod:`sniff_rules.laws`,

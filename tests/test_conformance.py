@@ -254,6 +254,43 @@ def test_a_recorded_line_changed_fails(tmp_path: Path) -> None:
     assert "points" in str(failures[0].failure)
 
 
+def _first_match_with_a_choice(lines: list[str]) -> tuple[int, str]:
+    """The index of the first recorded move with another legal move, and that other move."""
+    legal: list[str] = []
+    for index, text in enumerate(lines):
+        line = json.loads(text)
+        if line.get("type") == "move" and len(legal) > 1:
+            return index, next(move for move in legal if move != line["move"])
+        if line.get("type") in ("deal", "move"):
+            legal = line.get("legal", [])
+    raise AssertionError("no recorded move had a choice")
+
+
+def test_a_legal_move_the_policy_did_not_choose_fails(tmp_path: Path) -> None:
+    """TURN-1: a recorded move that is legal but not the header policy's choice fails its match, naming the choice."""
+    lines = (VECTORS / "recorded" / "players-2.jsonl").read_text(encoding="utf-8").splitlines()
+    index, other = _first_match_with_a_choice(lines)
+    chosen = json.loads(lines[index])["move"]
+    lines[index] = json.dumps({**json.loads(lines[index]), "move": other}, separators=(",", ":"))
+    copy = tmp_path / "players-2.jsonl"
+    copy.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    failures = [result for result in check_file(copy) if not result.passed]
+    assert 1 == len(failures), [str(f) for f in failures]
+    assert f"the policy chooses {chosen}, not this move" in str(failures[0].failure)
+
+
+def test_a_deal_line_in_mid_round_fails(tmp_path: Path) -> None:
+    """END-1: a deal line while the round is still being played fails its match."""
+    lines = (VECTORS / "recorded" / "players-2.jsonl").read_text(encoding="utf-8").splitlines()
+    first_deal = next(i for i, text in enumerate(lines) if json.loads(text).get("type") == "deal")
+    lines.insert(first_deal + 2, lines[first_deal])
+    copy = tmp_path / "players-2.jsonl"
+    copy.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    failures = [result for result in check_file(copy) if not result.passed]
+    assert 1 == len(failures), [str(f) for f in failures]
+    assert "a deal, but the round is playing" in str(failures[0].failure)
+
+
 def test_conform_command_exits_1_on_failure(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """COUNT-4 SETTLE-1: `conform PATH` prints FAIL for a wrong vector and exits 1; PASS and exit 0 for right ones."""
     wrong = _edited_copy(
