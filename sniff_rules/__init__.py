@@ -12,6 +12,8 @@ docstrings and errors refer to ``specs/rules.md``.
 True
 """
 
+from sniff_rules.bots import greedy_bot, random_bot
+from sniff_rules.driver import Step, play_match
 from sniff_rules.errors import (
     IllegalMoveError,
     InvalidMoveError,
@@ -21,6 +23,19 @@ from sniff_rules.errors import (
     NotationError,
     SniffError,
 )
+from sniff_rules.events import (
+    Dealt,
+    Drew,
+    Event,
+    MatchWon,
+    Passed,
+    Placed,
+    RoundEnded,
+    apply_with_events,
+    event_to_data,
+    seen_by,
+)
+from sniff_rules.history import Lacked, RoundLog, round_logs
 from sniff_rules.layout import (
     AttachmentPoint,
     Connection,
@@ -34,8 +49,11 @@ from sniff_rules.layout import (
 from sniff_rules.moves import Draw, Move, Pass, Place, apply, legal_moves
 from sniff_rules.position import Problem, problems
 from sniff_rules.randomness import RandomSource, SplitMix64, draw_lot, shuffled
+from sniff_rules.record import Deal, MatchRecord, record_from_json, record_to_json
 from sniff_rules.rules import Rules, Seat, Side
+from sniff_rules.sampler import DealSampler, SampledDeal
 from sniff_rules.scoring import PlayScore, Settlement, play_points, round_to_five, score_play, settle_round
+from sniff_rules.search import SearchBot
 from sniff_rules.state import (
     Phase,
     PositionKey,
@@ -65,22 +83,32 @@ __all__ = [
     "AttachmentPoint",
     "Connection",
     "Contribution",
+    "Deal",
+    "DealSampler",
+    "Dealt",
     "Draw",
+    "Drew",
+    "Event",
     "HandMask",
     "IllegalMoveError",
     "InvalidMoveError",
     "InvalidRulesError",
     "InvalidStateError",
     "InvalidTileError",
+    "Lacked",
     "Layout",
+    "MatchRecord",
+    "MatchWon",
     "Move",
     "MoveOption",
     "NotationError",
     "Observation",
     "Pass",
+    "Passed",
     "Phase",
     "Pip",
     "Place",
+    "Placed",
     "Placement",
     "PlayScore",
     "PointId",
@@ -89,8 +117,12 @@ __all__ = [
     "Problem",
     "RandomSource",
     "RoundContext",
+    "RoundEnded",
+    "RoundLog",
     "RoundResult",
     "Rules",
+    "SampledDeal",
+    "SearchBot",
     "Seat",
     "SeatView",
     "Settlement",
@@ -98,25 +130,35 @@ __all__ = [
     "SniffError",
     "SplitMix64",
     "State",
+    "Step",
     "Tile",
     "TileIndex",
     "apply",
+    "apply_with_events",
     "draw_lot",
+    "event_to_data",
+    "greedy_bot",
     "legal_moves",
     "new_match",
     "next_round",
     "observe",
     "parse_tiles",
+    "play_match",
     "play_points",
     "position_key",
     "present_seat_view",
     "problems",
+    "random_bot",
+    "record_from_json",
+    "record_to_json",
     "recount_end",
+    "round_logs",
     "round_to_five",
     "score_play",
     "seat_view",
     "seat_view_to_data",
     "seat_view_to_json",
+    "seen_by",
     "settle_round",
     "shuffled",
     "tiles_text",

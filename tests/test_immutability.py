@@ -42,8 +42,14 @@ from sniff_rules import (
     new_match,
 )
 from sniff_rules._fast import constructor, fast_frozen, sealed
-from sniff_rules.events import Dealt
+from sniff_rules.bots import random_move
+from sniff_rules.driver import Step, play_match
+from sniff_rules.events import Dealt, Drew, MatchWon, Passed, Placed, RoundEnded
+from sniff_rules.history import Lacked, RoundLog, round_logs
 from sniff_rules.position import Problem
+from sniff_rules.record import Deal, MatchRecord
+from sniff_rules.sampler import DealSampler, SampledDeal
+from sniff_rules.search import SearchBot
 from sniff_rules.tally import PaperTally, paper_tally
 from sniff_rules.view import MoveOption, Observation, SeatView, observe, seat_view
 
@@ -58,6 +64,15 @@ def _finished_round() -> State:
 _ROUND_OVER = _finished_round()
 _DEALT = new_match(Rules.standard(2), seed=20)
 _LAYOUT = Layout.parse("[5|5] [2|5]>[5|5].chain-a [3|5]>[5|5].chain-b")
+
+# One whole match, every step kept: the source of an example of each event.
+_STEPS = tuple(play_match(new_match(Rules.standard(4), seed=1), [random_move] * 4, SplitMix64.from_seed(1)))
+_EVENTS = tuple(event for step in _STEPS for event in step.events)
+
+
+def _first_event(cls: type[Any]) -> Any:
+    return next(event for event in _EVENTS if type(event) is cls)
+
 
 EXAMPLES: dict[type, Callable[[], Any]] = {
     Tile: lambda: DOUBLE_SIX[9],
@@ -81,6 +96,19 @@ EXAMPLES: dict[type, Callable[[], Any]] = {
     MoveOption: lambda: seat_view(_DEALT, _DEALT.to_move, [Dealt.of(_DEALT)]).options[0],
     PaperTally: lambda: paper_tally(135),
     Problem: lambda: Problem("TURN-1", "to_move", "to_move is seat 0, but it is seat 1's turn"),
+    Step: lambda: _STEPS[1],
+    Dealt: lambda: _first_event(Dealt),
+    Placed: lambda: _first_event(Placed),
+    Drew: lambda: _first_event(Drew),
+    Passed: lambda: _first_event(Passed),
+    RoundEnded: lambda: _first_event(RoundEnded),
+    MatchWon: lambda: _first_event(MatchWon),
+    RoundLog: lambda: round_logs(_EVENTS, seat=0)[0],
+    Lacked: lambda: next(log.lacks[0] for log in round_logs(_EVENTS, seat=0) if log.lacks),
+    Deal: lambda: Deal(tuple(DOUBLE_SIX), 1),
+    MatchRecord: lambda: MatchRecord.seeded(Rules.standard(4), 1).with_moves(*(s.move for s in _STEPS[1:4] if s.move)),
+    SampledDeal: lambda: DealSampler(seat_view(_DEALT, 0, [Dealt.of(_DEALT)])).sample(SplitMix64.from_seed(1))[0],
+    SearchBot: lambda: SearchBot(deals=4),
 }
 
 
