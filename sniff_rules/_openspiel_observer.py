@@ -10,9 +10,10 @@ Which pieces an observer has follows OpenSpiel's ``IIGObservationType``:
   ``hand_sizes``, ``boneyard_size`` and ``scores`` (raw points, one per side);
 - the seat's private information: ``hand`` and ``drawn`` (the drawn tile it must place, DRAW-2),
   a bit per tile; with every seat's, ``hands`` (one row per seat) and ``drawn``;
-- perfect recall (the information state): ``history``, one row per move of this round: the
-  seat (one-hot), the kind (lead, placement, draw, pass) and the tile placed, or drawn where the
-  observer may see it (its own draws). Earlier rounds of a match are in the string only.
+- perfect recall (the information state): ``history``, flat, one row of ``players + 32`` per
+  move of this round (``round_actions`` rows; reshape to see them): the seat (one-hot), the kind
+  (lead, placement, draw, pass) and the tile placed, or drawn where the observer may see it
+  (its own draws). Earlier rounds of a match are in the string only.
 
 Nothing in a seat's observation depends on another seat's hidden tiles or the boneyard's order
 (SETUP-6); ``tests/test_openspiel.py`` re-deals them and compares.
@@ -127,7 +128,9 @@ class AmericanSniffObserver:
         elif visibility.everyone:
             pieces += [("hands", (players, TILE_COUNT)), ("drawn", (TILE_COUNT,))]
         if visibility.recall:
-            pieces.append(("history", (shape.round_actions, players + _KINDS + TILE_COUNT)))
+            # Flat, so that OpenSpiel's playthroughs print it on one line; reshape to
+            # (round_actions, players + 32) for one row per move.
+            pieces.append(("history", (shape.round_actions * (players + _KINDS + TILE_COUNT),)))
         self.tensor: npt.NDArray[np.float32] = np.zeros(sum(int(np.prod(size)) for _, size in pieces), np.float32)
         self.dict: dict[str, npt.NDArray[np.float32]] = {}
         start = 0
@@ -175,8 +178,8 @@ class AmericanSniffObserver:
             if drawn >= 0:
                 views["drawn"][drawn] = 1
         if self.visibility.recall:
-            rows = views["history"]
             players = self.shape.players
+            rows = views["history"].reshape(self.shape.round_actions, players + _KINDS + TILE_COUNT)
             for row, (seat, action, tile) in zip(rows, core.log if not _dealing(core) else (), strict=False):
                 row[seat] = 1
                 row[players + _kind(action)] = 1
