@@ -16,7 +16,7 @@ import attrs
 from sniff_rules._turn_problems import MAX_SIDE_DEDUCTION
 from sniff_rules.actions import DRAW_ACTION, move_of
 from sniff_rules.errors import IllegalMoveError, InvalidRulesError
-from sniff_rules.moves import Draw, apply
+from sniff_rules.moves import Draw, apply, legal_moves
 from sniff_rules.rules import Rules
 from sniff_rules.state import Phase, State, new_match, next_round
 from sniff_rules.tiles import DOUBLE_SIX, TILE_COUNT, tile_indices_of
@@ -157,7 +157,8 @@ def advance(core: Core, action: int) -> Core:
         state: State = core.state  # type: ignore[assignment]
         seat = state.to_move
         if action == DRAW_ACTION:
-            apply(state, Draw(seat))  # refused here when a draw is not legal (DRAW-1, DRAW-2)
+            if legal_moves(state) != (Draw(seat),):
+                apply(state, Draw(seat))  # raises, citing the rule that refuses the draw (DRAW-1, DRAW-2)
             log = (*core.log, (seat, action, -1))
             return Core(core.shape, DRAW, state, core.opener, (), log, core.past, steps, core.deal_at, core.start)
         after = apply(state, move_of(action, seat))

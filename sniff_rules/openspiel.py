@@ -79,6 +79,7 @@ GAME_NAME: Final = "python_american_sniff"
 
 _TERMINAL: Final = int(pyspiel.PlayerId.TERMINAL)
 _CHANCE: Final = int(pyspiel.PlayerId.CHANCE)
+_CHANCE_PHASES: Final = frozenset((LOT, DEAL, DRAW))
 _DEFAULTS: Final = {"players": 2, "scope": "round", "max_rounds": 20}
 
 GAME_TYPE: Final = pyspiel.GameType(
@@ -157,8 +158,34 @@ class AmericanSniffState(pyspiel.State):  # type: ignore[misc]
         return _TERMINAL if phase == OVER else _CHANCE
 
     def _legal_actions(self, player: int) -> tuple[int, ...]:
-        """The seat's legal actions, ascending (CONV-2)."""
+        """The seat's legal actions, ascending (CONV-2): what OpenSpiel's C++ side asks for."""
         return legal_actions(self.core.state)  # type: ignore[arg-type]
+
+    # The three methods below answer a Python caller directly, as pyspiel's own methods
+    # would answer it through C++ and back; they give the same results.
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal actions of ``player`` (default: the one to move); chance outcomes at a chance node."""
+        core = self.core
+        phase = core.phase
+        if phase == PLAY:
+            mover = core.state.to_move  # type: ignore[union-attr]
+            if player is None or player == mover:
+                return list(legal_actions(core.state))  # type: ignore[arg-type]
+            if player < 0:
+                raise RuntimeError(f"Called LegalActions for pseudo-player {player}")
+            return []
+        if phase == OVER:
+            return []
+        return [outcome for outcome, _ in self.chance_outcomes()]
+
+    def is_chance_node(self) -> bool:
+        """The lot, the deal or a draw's tile is to come."""
+        return self.core.phase in _CHANCE_PHASES
+
+    def is_player_node(self) -> bool:
+        """A seat is to move."""
+        return self.core.phase == PLAY
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """Each outcome of this chance node, all equally likely."""
