@@ -1,0 +1,226 @@
+"""The OpenSpiel adapter (sniff_rules.openspiel): OpenSpiel's own checks, the golden playthrough, resampling."""
+
+from __future__ import annotations
+
+import math
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import attrs
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel", reason="the OpenSpiel adapter needs the [openspiel] extra")
+np = pytest.importorskip("numpy", reason="the OpenSpiel adapter needs the [openspiel] extra")
+
+import sniff_rules.openspiel  # noqa: E402  (registers the game, after the skip)
+from sniff_rules import InvalidRulesError, SniffError  # noqa: E402
+from sniff_rules.actions import DRAW_ACTION  # noqa: E402
+
+PLAYTHROUGH = Path(__file__).parent.parent / "specs" / "playthroughs" / "python_american_sniff.txt"
+PLAYTHROUGH_GAME = "python_american_sniff(players=4)"
+PLAYTHROUGH_SEED = 17
+
+
+def _load(**params: object) -> Any:
+    return pyspiel.load_game(sniff_rules.openspiel.GAME_NAME, params)
+
+
+def _random_states(game: Any, games: int, seed: int) -> list[Any]:
+    """Every state of ``games`` random playthroughs, chance included."""
+    chooser = random.Random(seed)
+    states = []
+    for _ in range(games):
+        state = game.new_initial_state()
+        while True:
+            states.append(state.clone())
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                outcomes, chances = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(chooser.choices(outcomes, chances)[0])
+            else:
+                state.apply_action(chooser.choice(state.legal_actions()))
+    return states
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_sim_test_passes(players: int) -> None:
+    """OpenSpiel's random_sim_test (legal actions, chance, clones, serialization, returns) at each table size."""
+    pyspiel.random_sim_test(_load(players=players), num_sims=4, serialize=True, verbose=False)
+
+
+def test_random_sim_test_passes_for_a_match() -> None:
+    """The match scope passes random_sim_test too, rounds dealt after played-out and blocked rounds."""
+    pyspiel.random_sim_test(_load(players=3, scope="match", max_rounds=4), num_sims=1, serialize=False, verbose=False)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_api_checks_of_openspiel_hold(players: int) -> None:
+    """OpenSpiel's per-game API checks: terminal player at the end, no information state at chance
+    nodes, observations of the declared size and finite, returns within the utilities and summing to 0."""
+    game = _load(players=players)
+    low, high = game.min_utility(), game.max_utility()
+    for state in _random_states(game, 3, players):
+        if state.is_terminal():
+            assert pyspiel.PlayerId.TERMINAL == state.current_player()
+            returns = state.returns()
+            assert all(low <= value <= high for value in returns)
+            assert 0.0 == pytest.approx(sum(returns))
+        if state.is_chance_node():
+            with pytest.raises(RuntimeError):
+                state.information_state_string()
+            with pytest.raises(RuntimeError):
+                state.information_state_tensor()
+            assert 1.0 == pytest.approx(sum(chance for _, chance in state.chance_outcomes()))
+        for player in range(players):
+            observation = state.observation_tensor(player)
+            information = state.information_state_tensor(player)
+            assert game.observation_tensor_size() == len(observation)
+            assert game.information_state_tensor_size() == len(information)
+            assert all(math.isfinite(value) for value in observation + information)
+        if not state.is_terminal() and not state.is_chance_node():
+            actions = state.legal_actions()
+            assert sorted(set(actions)) == actions
+
+
+def test_partners_share_and_round_returns_are_the_points() -> None:
+    """At four players partners get the same return: half the difference of the sides' net points (END-1, SETTLE-2)."""
+    game = _load(players=4)
+    ends = [state for state in _random_states(game, 4, 9) if state.is_terminal()]
+    for state in ends:
+        scores = state.core.state.scores
+        half = (scores[0] - scores[1]) / 2
+        assert [half, -half, half, -half] == state.returns()
+
+
+def test_a_match_is_won_by_one_side() -> None:
+    """In match scope the winner, or at the round cap the one leader, gets 1 and the others -1/2 (MATCH-1)."""
+    game = _load(players=3, scope="match", max_rounds=20)
+    ends = [state for state in _random_states(game, 3, 4) if state.is_terminal()]
+    for state in ends:
+        scores = state.core.state.scores
+        winner = state.core.state.winner
+        leader = winner if winner is not None else scores.index(max(scores))
+        if winner is None and scores.count(max(scores)) > 1:
+            continue
+        expected = [1.0 if seat == leader else -0.5 for seat in range(3)]
+        assert expected == state.returns()
+    assert 3 == len(ends)
+
+
+def test_leaders_at_the_round_cap_share_the_win() -> None:
+    """Two of three sides level at the cap each get (3 - 2) / (2 * 2) = 1/4, the third -1/2."""
+    from sniff_rules._openspiel_core import OVER, Core, returns_of
+
+    state = next(s for s in _random_states(_load(players=3, scope="match", max_rounds=1), 1, 2) if s.is_terminal())
+    core = state.core
+    level = attrs.evolve(core.state, scores=(-5, 40, 40))
+    ended = Core(core.shape, OVER, level, 0, (), core.log, core.past, core.steps, core.deal_at, core.start)
+    assert [-0.5, 0.25, 0.25] == returns_of(ended)
+
+
+def test_the_round_cap_ends_a_match() -> None:
+    """With max_rounds=1 a match ends after its first round, so max_game_length is one round's bound."""
+    game = _load(players=2, scope="match", max_rounds=1)
+    rounds = {state.core.round_number for state in _random_states(game, 2, 1)}
+    assert ({1}, _load(players=2).max_game_length()) == (rounds, game.max_game_length())
+
+
+@pytest.mark.parametrize("params", [{"players": 5}, {"scope": "rubber"}, {"scope": "match", "max_rounds": 0}], ids=str)
+def test_bad_parameters_are_refused(params: dict[str, object]) -> None:
+    """Players outside 2..4 (SETUP-2), an unknown scope or a round cap below 1 (MATCH-1) are refused."""
+    with pytest.raises(SniffError) as refused:
+        sniff_rules.openspiel.AmericanSniffGame(params)
+    assert ("SETUP-2" if "players" in params else "MATCH-1") == refused.value.rule
+    assert isinstance(refused.value, InvalidRulesError)
+
+
+def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
+    """A draw while a placement exists is refused citing DRAW-1, and the state is unchanged."""
+    game = _load(players=2)
+    state = next(s for s in _random_states(game, 1, 3) if not s.is_chance_node() and not s.is_terminal())
+    before = str(state)
+    with pytest.raises(SniffError) as refused:
+        state.apply_action(DRAW_ACTION)
+    assert ("DRAW-1", before) == (refused.value.rule, str(state))
+
+
+def _playthrough() -> str:
+    from open_spiel.python.algorithms import generate_playthrough
+
+    return str(generate_playthrough.playthrough(PLAYTHROUGH_GAME, action_sequence=None, seed=PLAYTHROUGH_SEED))
+
+
+def test_the_golden_playthrough_replays_unchanged() -> None:
+    """OpenSpiel's playthrough tool replays the committed playthrough to the same text, line for line."""
+    from absl import flags
+    from open_spiel.python.algorithms import generate_playthrough
+
+    if not flags.FLAGS.is_parsed():
+        flags.FLAGS.mark_as_parsed()
+    expected, actual = generate_playthrough.replay(str(PLAYTHROUGH))
+    assert expected.splitlines() == actual.splitlines()
+
+
+def _decision_states(game: Any, games: int, seed: int) -> list[Any]:
+    return [s for s in _random_states(game, games, seed) if not s.is_chance_node() and not s.is_terminal()]
+
+
+@pytest.mark.parametrize(("players", "scope"), [(2, "round"), (4, "round"), (3, "match")])
+def test_resampling_keeps_the_information_state(players: int, scope: str) -> None:
+    """After resample_from_infostate the player to move has the same information-state string and
+    tensor, while the hidden tiles are re-dealt (SETUP-6)."""
+    game = _load(players=players, scope=scope, max_rounds=3)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    changed = 0
+    states = _decision_states(game, 1, players)
+    for state in states[:: max(1, len(states) // 12)]:
+        player = state.current_player()
+        for _ in range(3):
+            resampled = state.resample_from_infostate(player, sampler)
+            assert state.information_state_string(player) == resampled.information_state_string(player)
+            assert state.information_state_tensor(player) == resampled.information_state_tensor(player)
+            assert state.legal_actions() == resampled.legal_actions()
+            changed += str(state) != str(resampled)
+    assert changed > 0
+
+
+def test_is_mcts_plays_a_round_against_a_random_bot() -> None:
+    """OpenSpiel's IS-MCTS, resampling through the adapter, plays whole rounds against a random bot."""
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = _load(players=2)
+    generator = np.random.RandomState(5)
+    searcher = ismcts.ISMCTSBot(
+        game=game,
+        evaluator=mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=generator),
+        uct_c=2.0,
+        max_simulations=12,
+        random_state=generator,
+    )
+    bots = [searcher, pyspiel.make_uniform_random_bot(1, 7)]
+    for _ in range(2):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, chances = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(int(generator.choice(outcomes, p=chances)))
+            else:
+                state.apply_action(bots[state.current_player()].step(state))
+        assert 0.0 == pytest.approx(sum(state.returns()))
+
+
+def test_importing_the_library_imports_neither_numpy_nor_pyspiel() -> None:
+    """`import sniff_rules` (and its action space) leaves numpy and pyspiel unimported: the extra stays optional."""
+    code = "import sys, sniff_rules, sniff_rules.actions; print(sorted({'numpy', 'pyspiel'} & set(sys.modules)))"
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "[]" == found.stdout.strip()
+
+
+if __name__ == "__main__":
+    # Regenerate the golden playthrough: python tests/test_openspiel.py
+    PLAYTHROUGH.parent.mkdir(parents=True, exist_ok=True)
+    PLAYTHROUGH.write_text(_playthrough(), encoding="utf-8")
