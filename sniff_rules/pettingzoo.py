@@ -29,8 +29,9 @@ bounded by a side reaching its target, so a learner may want the cap.
 - ``"match"``: +1 to each agent of the winning side, ``-1 / (sides - 1)``
   to every other agent; zero when the episode is truncated.
 
-**Actions** are the fixed action space of :mod:`sniff_rules._actions_standin`:
-each lead, each (point, tile) placement, draw and pass.
+**Actions** are the fixed action space of :mod:`sniff_rules.actions`, shared
+with the OpenSpiel adapter: each lead, each (point, tile) placement, draw and
+pass, 450 ids.
 
 **Observations** are ``{"observation": int32 vector, "action_mask": int8
 vector}``, built from what the seat may see (:func:`sniff_rules.view.observe`
@@ -73,9 +74,9 @@ import textwrap
 from collections.abc import Sequence
 from typing import Any, Final, TypeAlias
 
-from sniff_rules import _actions_standin as actions
+from sniff_rules import actions
 from sniff_rules.errors import InvalidMoveError, InvalidRulesError
-from sniff_rules.events import Dealt, Drew, Event, Passed, Placed, apply_with_events
+from sniff_rules.events import Dealt, Event, Placed, apply_with_events
 from sniff_rules.history import RoundLog
 from sniff_rules.layout import Contribution, Layout
 from sniff_rules.randomness import RandomSource, SplitMix64, draw_below
@@ -109,7 +110,7 @@ ENV_ID: Final = "sniff_rules/american_sniff_v0"
 SCOPES: Final = ("round", "match")
 """What one episode is: a round, or a whole match."""
 
-NUM_ACTIONS: Final = actions.NUM_ACTIONS
+NUM_ACTIONS: Final = actions.ACTION_COUNT
 """The size of the action space, the same for every agent and player count."""
 
 _VALUES: Final = HIGHEST_PIP + 1
@@ -128,7 +129,7 @@ class ObservationShape:
 
     >>> shape = ObservationShape(4)
     >>> shape.size, shape.open_points, shape.scores
-    (376, 140, 314)
+    (348, 140, 314)
     """
 
     def __init__(self, players: int) -> None:
@@ -211,11 +212,13 @@ def _encode(
     ones.append(shape.to_move + seats.index(view.to_move))
     vector[ones] = 1
     vector[shape.table : shape.hand_sizes] = table_part
-    sizes = view.hand_sizes
-    vector[shape.hand_sizes : shape.boneyard] = [sizes[seat] for seat in seats]
-    vector[shape.boneyard] = view.boneyard_size
-    scores = view.scores
-    vector[shape.scores : shape.lacking] = [scores[side] for side in shape.side_rotations[me]]
+    # Hand sizes, the boneyard and the scores sit side by side: one assignment.
+    sizes, scores = view.hand_sizes, view.scores
+    vector[shape.hand_sizes : shape.lacking] = [
+        *[sizes[seat] for seat in seats],
+        view.boneyard_size,
+        *[scores[side] for side in shape.side_rotations[me]],
+    ]
     return vector
 
 
@@ -223,7 +226,7 @@ def _mask(view: Observation | SeatView) -> NDArray[np.int8]:
     mask = np.zeros(NUM_ACTIONS, np.int8)
     moves = view.legal_moves
     if moves:
-        mask[[actions.action_of(move) for move in moves]] = 1
+        mask[list(actions.actions_of_moves(moves))] = 1
     return mask
 
 
@@ -402,7 +405,7 @@ class raw_env(pettingzoo.AECEnv[str, Observed, Action]):
         self._actions += 1
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        if any(type(event) is Drew or type(event) is Passed for event in happened):
+        if type(happened[0]) is not Placed:
             # What a hand lacks changes only at a draw or a pass (RoundLog.lacking).
             self._lacking = _lacking_of(self._public, self.rules.players)
         phase = state.phase

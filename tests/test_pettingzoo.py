@@ -24,8 +24,7 @@ import pettingzoo
 from pettingzoo.test.api_test import api_test
 from pettingzoo.test.seed_test import seed_test
 
-from sniff_rules import IllegalMoveError, InvalidMoveError, InvalidRulesError, Phase, State
-from sniff_rules import _actions_standin as actions
+from sniff_rules import IllegalMoveError, InvalidMoveError, InvalidRulesError, Phase, State, actions
 from sniff_rules.events import Event
 from sniff_rules.pettingzoo import (
     ENV_ID,
