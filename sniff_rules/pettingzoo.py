@@ -64,13 +64,12 @@ goes on from it, so that a run of resets is one reproducible stream
 (from seed 0 when no seed was ever given). No global random is used.
 
 **Rendering**: ``render_mode="ansi"`` makes :meth:`raw_env.render` return
-the text of the selected agent's seat view; ``"human"`` prints it after
-every step.
+the selected agent's seat view drawn by :func:`sniff_rules.text.text` (its
+own hand, the others face down); ``"human"`` prints it after every step.
 """
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Sequence
 from typing import Any, Final, TypeAlias
 
@@ -82,6 +81,7 @@ from sniff_rules.layout import Contribution, Layout
 from sniff_rules.randomness import RandomSource, SplitMix64, draw_below
 from sniff_rules.rules import PLAYER_COUNTS, Rules, Seat, side_of_seat
 from sniff_rules.state import Phase, State, new_match, next_round
+from sniff_rules.text import text
 from sniff_rules.tiles import HIGHEST_PIP, TILE_COUNT, TILE_PIPS, indices_of_mask
 from sniff_rules.view import Observation, SeatView, observe, seat_view
 
@@ -106,6 +106,9 @@ Action: TypeAlias = "int | np.integer[Any] | None"
 
 ENV_ID: Final = "sniff_rules/american_sniff_v0"
 """The id under which importing this module registers :func:`env` with PettingZoo."""
+
+RENDER_WIDTH: Final = 80
+"""The columns :meth:`raw_env.render` draws in."""
 
 SCOPES: Final = ("round", "match")
 """What one episode is: a round, or a whole match."""
@@ -256,26 +259,6 @@ def _observation(
 ) -> Observed:
     """The environment's observation dict from the thin view of :func:`~sniff_rules.view.observe`."""
     return {"observation": _encode(shape, view, lacking, table_part), "action_mask": _mask(view)}
-
-
-def _text(view: SeatView, width: int) -> str:
-    """The seat view as text, lines at most ``width`` wide."""
-    layout = view.layout
-    scores = " ".join(str(score) for score in view.scores)
-    sizes = " ".join(f"seat {seat}: {size}" for seat, size in enumerate(view.hand_sizes))
-    points = " ".join(str(point) for point in layout.open_points) or "(any tile leads)"
-    parts = [
-        f"round {view.round_number}, seat {view.to_move} to move, {view.phase.value}; scores {scores}",
-        f"target {view.rules.target}; table: {layout or '(empty)'}",
-        f"open: {points}; end count {layout.end_count}",
-        f"tiles held: {sizes}; boneyard {view.boneyard_size}",
-        f"seat {view.seat} holds: {' '.join(map(str, view.hand)) or '(nothing)'}",
-    ]
-    if view.options:
-        parts.append("moves: " + " ".join(str(option.move) for option in view.options))
-    if view.revealed_hands is not None:
-        parts += [f"seat {seat} showed: {' '.join(map(str, hand))}" for seat, hand in enumerate(view.revealed_hands)]
-    return "\n".join(line for part in parts for line in textwrap.wrap(part, width, subsequent_indent="  "))
 
 
 def env(**kwargs: Any) -> pettingzoo.AECEnv[str, Observed, Action]:
@@ -444,7 +427,7 @@ class raw_env(pettingzoo.AECEnv[str, Observed, Action]):
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render_mode: give 'ansi' or 'human'")
             return None
-        return _text(seat_view(self._state, self._seat_of[self.agent_selection], self._events), 100)
+        return text(seat_view(self._state, self._seat_of[self.agent_selection], self._events), width=RENDER_WIDTH)
 
     def close(self) -> None:
         """Nothing to release: the environment holds no window or file."""
