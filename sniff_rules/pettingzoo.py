@@ -334,6 +334,12 @@ class raw_env(pettingzoo.AECEnv[str, Observed, Action]):
         """The whole state of the game, every secret included: never show it to an agent."""
         return self._state
 
+    @property
+    def round_events(self) -> tuple[Event, ...]:
+        """The events of the round so far, from its deal on, every secret included: never show them to an agent
+        (``sniff_rules.view.seat_view(game_state, seat, round_events)`` is what ``seat`` may see)."""
+        return tuple(self._events)
+
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new match; ``seed`` restarts the environment's random source (see the module)."""
         if seed is not None:

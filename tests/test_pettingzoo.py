@@ -1,4 +1,5 @@
-"""The PettingZoo environment (sniff_rules.pettingzoo): PettingZoo's own checks, whole matches, secrecy (SETUP-6).
+"""The PettingZoo environment (sniff_rules.pettingzoo) and its single-agent form (sniff_rules.single_agent):
+PettingZoo's and Gymnasium's own checks, whole matches, secrecy (SETUP-6).
 
 PettingZoo's ``max_cycles_test`` does not apply: it builds ``mod.parallel_env``
 and expects every agent to act in every cycle, and American Sniff is played
@@ -21,6 +22,7 @@ pytest.importorskip("pettingzoo", reason="the pettingzoo extra is not installed:
 
 import numpy as np
 import pettingzoo
+from gymnasium.utils.env_checker import check_env
 from pettingzoo.test.api_test import api_test
 from pettingzoo.test.seed_test import seed_test
 
@@ -39,6 +41,7 @@ from sniff_rules.pettingzoo import (
 )
 from sniff_rules.randomness import RandomSource, SplitMix64
 from sniff_rules.sampler import DealSampler
+from sniff_rules.single_agent import SingleAgentEnv
 from sniff_rules.view import observe, seat_view
 
 PLAYERS = (2, 3, 4)
@@ -271,3 +274,50 @@ def test_importing_the_module_registers_the_environment() -> None:
     made = pettingzoo.make("aec", ENV_ID, players=3)
     made.reset(seed=1)
     assert ["player_0", "player_1", "player_2"] == made.possible_agents
+
+
+def learner_episode(table: SingleAgentEnv, seed: int) -> tuple[list[float], bool]:
+    """A random learner's whole episode: the rewards it got and whether it ended (not truncated)."""
+    pick = random.Random(seed)
+    observation, _ = table.reset(seed=seed)
+    rewards = []
+    while True:
+        observation, reward, terminated, truncated, _ = table.step(random_action(observation, pick))
+        rewards.append(float(reward))
+        if terminated or truncated:
+            return rewards, terminated
+
+
+def test_the_single_agent_environment_passes_gymnasiums_checker() -> None:
+    """Gymnasium's check_env accepts one seat against the bots, refused actions included."""
+    with warnings.catch_warnings():
+        # The counted entry of [0|0] is always 0 (COUNT-2): its bounds are equal, which the checker notes.
+        warnings.simplefilter("ignore", UserWarning)
+        check_env(SingleAgentEnv(players=3, seat=1), skip_render_check=True)
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_a_learner_plays_whole_episodes_against_the_bots(players: int) -> None:
+    """A learner at the last seat plays rounds to their end against greedy bots; its only reward is the
+    round's, at the end (END-1), and the same seed replays the same episode (SETUP-5)."""
+    table = SingleAgentEnv(players=players, seat=players - 1)
+    for seed in range(3):
+        rewards, ended = learner_episode(table, seed)
+        assert ended
+        assert table.table.game_state.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER)
+        state = table.table.game_state
+        mean = sum(state.scores) / state.rules.sides
+        assert [(state.score_of(players - 1) - mean) / state.rules.target] == [sum(rewards)]
+        assert all(0.0 == reward for reward in rewards[:-1])
+        assert (rewards, ended) == learner_episode(table, seed)
+
+
+def test_a_refused_action_ends_the_learners_episode_with_minus_one() -> None:
+    """An action the learner's mask refuses ends its episode with -1 and changes nothing (TURN-1)."""
+    table = SingleAgentEnv(players=2, seat=0)
+    observation, _ = table.reset(seed=4)
+    before = table.table.game_state
+    refused = int(np.flatnonzero(observation["action_mask"] == 0)[0])
+    _, reward, terminated, truncated, info = table.step(refused)
+    assert (-1.0, True, False, refused) == (reward, terminated, truncated, info["illegal_action"])
+    assert before is table.table.game_state
