@@ -321,3 +321,13 @@ def test_a_refused_action_ends_the_learners_episode_with_minus_one() -> None:
     _, reward, terminated, truncated, info = table.step(refused)
     assert (-1.0, True, False, refused) == (reward, terminated, truncated, info["illegal_action"])
     assert before is table.table.game_state
+
+
+def test_the_speed_benchmark_counts_the_actions_of_the_match_it_plays() -> None:
+    """benchmarks.pettingzoo_speed counts every agent action of a match, none of the finished agents' steps."""
+    from benchmarks.pettingzoo_speed import _sniff_rules
+
+    environment = raw_env(players=4, scope="match")
+    expected = sum(1 for agent in play(environment, 6) if not environment.terminations[agent])
+    counted, _ = _sniff_rules(lambda: raw_env(players=4, scope="match"))(1, 6)
+    assert expected == counted
