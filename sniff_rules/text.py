@@ -154,6 +154,10 @@ def _canvas(picture: LayoutGeometry, width: int, plain: bool) -> list[str]:
             else:
                 chars.append(" ")
         out.append("".join(chars).rstrip())
+    while out and not out[-1]:
+        out.pop()
+    while out and not out[0]:
+        out.pop(0)
     return out
 
 
