@@ -154,7 +154,8 @@ def _layout_svg(
             left, top, right, bottom = tile.box
             out.append(
                 f'<rect x="{(left - ox) * SCALE - 3}" y="{(top - oy) * SCALE - 3}" '
-                f'width="{(right - left) * SCALE + 6}" height="{(bottom - top) * SCALE + 6}" rx="4" fill="{colors["last"]}" class="sniff-last-mark"/>'
+                f'width="{(right - left) * SCALE + 6}" height="{(bottom - top) * SCALE + 6}" rx="4" '
+                f'fill="{colors["last"]}" class="sniff-last-mark"/>'
             )
         _tile_svg(out, tile, colors, classes, "", origin)
         if tile.tile == sniff:
