@@ -145,6 +145,7 @@ def _layout_svg(
 ) -> None:
     ox, oy = origin
     sniff = layout.sniff_tile
+    start = len(out)
     for tile in picture.tiles:
         classes = "sniff-tile"
         if tile.tile == sniff:
@@ -152,10 +153,12 @@ def _layout_svg(
         if tile.tile == last:
             classes += " sniff-last"
             left, top, right, bottom = tile.box
-            out.append(
+            # Drawn first, under every tile, so that it never covers the Sniff's outline.
+            out.insert(
+                start,
                 f'<rect x="{(left - ox) * SCALE - 3}" y="{(top - oy) * SCALE - 3}" '
                 f'width="{(right - left) * SCALE + 6}" height="{(bottom - top) * SCALE + 6}" rx="4" '
-                f'fill="{colors["last"]}" class="sniff-last-mark"/>'
+                f'fill="{colors["last"]}" class="sniff-last-mark"/>',
             )
         _tile_svg(out, tile, colors, classes, "", origin)
         if tile.tile == sniff:
@@ -351,3 +354,20 @@ def _hands_and_scores(
             width = max(width, int(13 * SCALE + drawn) + SCALE)
         y += 3
     return y * SCALE, width
+
+
+SPEC_PICTURES: Final = {
+    "seed-chain.svg": (
+        "[1|4] [1|1]>[1|4].low [4|4]>[1|4].high [3|4]>[4|4].chain-b [1|2]>[1|1].chain-b"
+        " [1|5]>[1|1].arm-a [5|5]>[1|5].high [0|5]>[5|5].chain-b [1|3]>[1|1].arm-b"
+    ),
+    "sniff-fifteen.svg": "[5|5] [2|5]>[5|5].chain-a [3|5]>[5|5].chain-b",
+    "sniff-fourteen.svg": "[5|5] [2|5]>[5|5].chain-a [3|5]>[5|5].chain-b [4|5]>[5|5].arm-a",
+}
+"""The seed's worked examples drawn under ``specs/pictures``, by file name: its chain with
+the [1|1] Sniff's arms covered, and the [5|5] Sniff counting 15, then 14."""
+
+
+def spec_pictures() -> dict[str, str]:
+    """The text of each file of ``specs/pictures`` (:data:`SPEC_PICTURES`), as this module draws it now."""
+    return {name: svg(Layout.parse(layout), size=360) + "\n" for name, layout in SPEC_PICTURES.items()}
