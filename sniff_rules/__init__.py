@@ -35,6 +35,7 @@ from sniff_rules.events import (
     event_to_data,
     seen_by,
 )
+from sniff_rules.geometry import Bounds, LayoutGeometry, PointGeometry, TileGeometry, geometry
 from sniff_rules.history import Lacked, RoundLog, round_logs
 from sniff_rules.layout import (
     AttachmentPoint,
@@ -64,6 +65,8 @@ from sniff_rules.state import (
     next_round,
     position_key,
 )
+from sniff_rules.svg import svg, tally_svg
+from sniff_rules.text import layout_text, tally_text, text
 from sniff_rules.tiles import DOUBLE_SIX, HandMask, Pip, Tile, TileIndex, parse_tiles, tiles_text
 from sniff_rules.view import (
     MoveOption,
@@ -81,6 +84,7 @@ __version__ = "0.1.0"
 __all__ = [
     "DOUBLE_SIX",
     "AttachmentPoint",
+    "Bounds",
     "Connection",
     "Contribution",
     "Deal",
@@ -97,6 +101,7 @@ __all__ = [
     "InvalidTileError",
     "Lacked",
     "Layout",
+    "LayoutGeometry",
     "MatchRecord",
     "MatchWon",
     "Move",
@@ -111,6 +116,7 @@ __all__ = [
     "Placed",
     "Placement",
     "PlayScore",
+    "PointGeometry",
     "PointId",
     "Port",
     "PositionKey",
@@ -132,12 +138,15 @@ __all__ = [
     "State",
     "Step",
     "Tile",
+    "TileGeometry",
     "TileIndex",
     "apply",
     "apply_with_events",
     "draw_lot",
     "event_to_data",
+    "geometry",
     "greedy_bot",
+    "layout_text",
     "legal_moves",
     "new_match",
     "next_round",
@@ -161,5 +170,9 @@ __all__ = [
     "seen_by",
     "settle_round",
     "shuffled",
+    "svg",
+    "tally_svg",
+    "tally_text",
+    "text",
     "tiles_text",
 ]

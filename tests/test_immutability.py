@@ -45,6 +45,7 @@ from sniff_rules._fast import constructor, fast_frozen, sealed
 from sniff_rules.bots import random_move
 from sniff_rules.driver import Step, play_match
 from sniff_rules.events import Dealt, Drew, MatchWon, Passed, Placed, RoundEnded
+from sniff_rules.geometry import Bounds, LayoutGeometry, PointGeometry, TileGeometry, geometry
 from sniff_rules.history import Lacked, RoundLog, round_logs
 from sniff_rules.position import Problem
 from sniff_rules.record import Deal, MatchRecord
@@ -109,6 +110,10 @@ EXAMPLES: dict[type, Callable[[], Any]] = {
     MatchRecord: lambda: MatchRecord.seeded(Rules.standard(4), 1).with_moves(*(s.move for s in _STEPS[1:4] if s.move)),
     SampledDeal: lambda: DealSampler(seat_view(_DEALT, 0, [Dealt.of(_DEALT)])).sample(SplitMix64.from_seed(1))[0],
     SearchBot: lambda: SearchBot(deals=4),
+    Bounds: lambda: Bounds(20, 12),
+    LayoutGeometry: lambda: geometry(_LAYOUT),
+    TileGeometry: lambda: geometry(_LAYOUT).tiles[1],
+    PointGeometry: lambda: geometry(_LAYOUT).points[0],
 }
 
 
