@@ -327,7 +327,7 @@ def create_app(
         yield
         forget(store.clear())
 
-    return Starlette(
+    app = Starlette(
         routes=[
             *(Route(path, page, methods=["GET"]) for path in _STATIC),
             Route("/api/sessions", create, methods=["POST"]),
@@ -340,6 +340,8 @@ def create_app(
         middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))],
         lifespan=lifespan,
     )
+    app.state.sessions = store  # for the operator and the tests; never sent to a page
+    return app
 
 
 async def _close(websocket: WebSocket, code: int, reason: str) -> None:

@@ -40,7 +40,7 @@ from sniff_rules.errors import SniffError
 from sniff_rules.events import Dealt, Event, Placed, apply_with_events
 from sniff_rules.jsonio import JsonObject, JsonValue
 from sniff_rules.moves import Move
-from sniff_rules.notation import parse_move, parse_typed_move
+from sniff_rules.notation import parse_typed_move
 from sniff_rules.randomness import RandomSource, SplitMix64
 from sniff_rules.rules import Rules, Seat
 from sniff_rules.search import SearchBot
@@ -63,7 +63,7 @@ BOTS: Final[Mapping[str, tuple[str, Policy[SeatView]]]] = {
 MAX_MOVE_CHARS: Final = 200
 """The longest move text read; what people type is far shorter."""
 
-_SEAT_PREFIX: Final = re.compile(r"\s*\d+\s*:")
+_SEAT_PREFIX: Final = re.compile(r"\s*(\d{1,3})\s*:")
 
 Layouter = Callable[[SeatView], JsonObject]
 """Draws a seat view's layout for the page (SVG or text); sees the view alone."""
@@ -194,13 +194,9 @@ class Table:
             raise WebError(403, "not-your-seat", f"this session plays seat {self.seat}, not seat {seat}")
         if len(text) > MAX_MOVE_CHARS:
             raise WebError(400, "bad-request", f"a move is at most {MAX_MOVE_CHARS} characters")
-        if _SEAT_PREFIX.match(text):
-            try:
-                named = parse_move(text).seat
-            except SniffError:
-                named = self.seat
-            if named != self.seat:
-                raise WebError(403, "not-your-seat", f"this session plays seat {self.seat}, not seat {named}")
+        named = _SEAT_PREFIX.match(text)
+        if named is not None and int(named.group(1)) != self.seat:
+            raise WebError(403, "not-your-seat", f"this session plays seat {self.seat}, not seat {named.group(1)}")
         self._check_version(version)
         if self.state.phase is not Phase.PLAYING:
             raise WebError(409, "not-your-turn", f"no move now: the {self.status.replace('-', ' ')}", "TURN-2")
