@@ -12,6 +12,7 @@ let selected = null;       // the hand tile chosen, e.g. "[1|4]"
 let socket = null;
 let pendingClick = null;   // the time of the click whose move is on its way
 window.sniffMoveTimes = []; // click-to-shown times of the person's moves, in milliseconds
+window.sniffShown = [];     // [version, status] of every snapshot drawn, in order
 
 // ------------------------------------------------------------------ talking to the server
 
@@ -58,6 +59,7 @@ function forget(why) {
   shown = null;
   $("game").hidden = true;
   $("setup").hidden = false;
+  document.body.dataset.status = "setup";
   $("status").textContent = why;
 }
 
@@ -113,6 +115,8 @@ function render(snap) {
   const before = fresh ? 0 : shown.view.history.length;
   if (fresh) $("log").textContent = "";
   shown = snap;
+  window.sniffShown.push([snap.version, snap.status]);
+  document.body.dataset.status = snap.status;
   const view = snap.view;
   $("setup").hidden = true;
   $("game").hidden = false;
@@ -140,7 +144,11 @@ function render(snap) {
 function statusText(snap) {
   const view = snap.view;
   switch (snap.status) {
-    case "your-turn": return view.drawn ? `Your turn: place the tile you drew, ${view.drawn}.` : "Your turn.";
+    case "your-turn": {
+      if (view.drawn) return `Your turn: place the tile you drew, ${view.drawn}.`;
+      if (view.options.every((option) => !option.move.includes("["))) return `Your turn: no tile fits, ${view.options[0].move.split(":")[1]}.`;
+      return selected ? `Your turn: click a marked point to play ${selected} there.` : "Your turn: click a tile, then where it goes.";
+    }
     case "bot-turn": return `${nameOf(view.to_move)} is thinking…`;
     case "round-over": return `Round ${view.round} is over.`;
     default: {
@@ -256,6 +264,7 @@ document.addEventListener("click", (event) => {
     selected = selected === name ? null : name;
     for (const other of document.querySelectorAll("[data-tile]")) other.classList.toggle("selected", other.getAttribute("data-tile") === selected);
     markTargets();
+    $("status").textContent = statusText(shown);
     return;
   }
   const point = event.target.closest(".sniff-point.target");
