@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -81,3 +82,25 @@ def test_serve_refuses_a_port_out_of_range() -> None:
     out = io.StringIO()
     assert 2 == serve_main(["--port", "70000"], out)
     assert "--port is 0..65535" in out.getvalue()
+
+
+def test_the_wheel_ships_the_page(tmp_path: Path) -> None:
+    """The page's files are package data: a wheel built from this checkout holds them."""
+    from test_packaging import copy_of_source, pip
+
+    wheels = tmp_path / "wheels"
+    pip(
+        "wheel",
+        "--no-deps",
+        "--wheel-dir",
+        str(wheels),
+        str(copy_of_source(tmp_path / "source")),
+        cwd=tmp_path,
+        build=True,
+    )
+    (built,) = wheels.glob("sniff_rules-*.whl")
+    with zipfile.ZipFile(built) as wheel:
+        names = set(wheel.namelist())
+    expected = {f"sniff_rules/web_static/{name}" for name in ("index.html", "app.js", "style.css")}
+    assert expected == expected & names
+    assert {"sniff_rules/web.py", "sniff_rules/webgame.py", "sniff_rules/serve.py"} <= names
