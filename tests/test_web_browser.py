@@ -78,7 +78,7 @@ def _act(page: Page, shot: Path | None) -> str:
         if page.is_visible(button):
             page.click(button)
             return button[1:]
-    page.click(".sniff-hand-tile:not([disabled]) >> nth=0")
+    page.click("#hand .sniff-hand-tile:not([disabled]) >> nth=0")
     if page.locator(".sniff-point.target").count():
         if shot is not None:
             page.screenshot(path=str(shot), full_page=True)

@@ -257,8 +257,8 @@ function drawRoundEnd(view) {
 document.addEventListener("click", (event) => {
   if (!shown || shown.status !== "your-turn") return;
   const tile = event.target.closest("[data-tile]");
-  if (tile && !tile.disabled) {
-    const name = tile.getAttribute("data-tile");
+  const name = tile && tile.getAttribute("data-tile");
+  if (tile && !tile.disabled && targetsOf(name).length) {
     const options = targetsOf(name);
     if (options.length === 1 && !options[0].move.includes(">")) { play(options[0].move, event.timeStamp); return; }
     selected = selected === name ? null : name;
