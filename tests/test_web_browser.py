@@ -79,10 +79,10 @@ def _act(page: Page, shot: Path | None) -> str:
             page.click(button)
             return button[1:]
     page.click("#hand .sniff-hand-tile:not([disabled]) >> nth=0")
-    if page.locator(".sniff-point.target").count():
+    if page.locator("#open-points .sniff-point.target").count():
         if shot is not None:
             page.screenshot(path=str(shot), full_page=True)
-        page.click(".sniff-point.target >> nth=0")
+        page.click("#open-points .sniff-point.target >> nth=0")
         return "placed"
     return "led"
 

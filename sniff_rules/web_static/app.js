@@ -185,10 +185,11 @@ function drawLayout(snap) {
     const list = el("ol");
     for (const line of snap.layout.lines) list.append(el("li", { class: line === snap.last_placement ? "last" : "" }, line));
     box.append(list);
-    if (layout.open_points.length) points.append("Open points: ");
-    for (const point of layout.open_points) {
-      points.append(el("button", { type: "button", class: "point-button sniff-point", "data-point": point }, point));
-    }
+  }
+  // The open points as buttons too, whether or not the picture is drawn: each is a target to click.
+  if (layout.open_points.length) points.append("Open points: ");
+  for (const point of layout.open_points) {
+    points.append(el("button", { type: "button", class: "point-button sniff-point", "data-point": point }, point));
   }
   const parts = layout.contributions.map((item) => String(item.value));
   $("count").textContent = layout.placements.length
