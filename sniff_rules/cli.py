@@ -17,6 +17,7 @@ from sniff_rules.events import Dealt, Drew, MatchWon, Placed, RoundEnded
 from sniff_rules.moves import Move
 from sniff_rules.randomness import RandomSource, SplitMix64
 from sniff_rules.rules import Rules
+from sniff_rules.serve import add_serve_parser, run_serve
 from sniff_rules.state import State, new_match
 from sniff_rules.vectorfiles import VectorResult, printable
 
@@ -217,6 +218,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     regenerate.add_argument(
         "--dir", type=Path, default=None, help="vector folder (default: specs/vectors of this checkout)"
     )
+    add_serve_parser(commands)
     args = parser.parse_args(argv)
     try:
         if args.command == "demo":
@@ -225,6 +227,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return conform(args.paths, sys.stdout, args.quiet)
         elif args.command == "vectors":
             return vectors(args.dir, args.write, sys.stdout)
+        elif args.command == "serve":
+            return run_serve(args)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

@@ -1,0 +1,322 @@
+// The page of `sniff-rules serve`. Everything it knows comes from the server's snapshot: the seat's view
+// (the library's seat-view JSON), the seat kinds and the layout drawn. It sends moves as text and renders.
+"use strict";
+
+const SESSION_KEY = "sniff-session";
+const BOT_KINDS = [["greedy", "Greedy bot"], ["search", "Search bot"], ["random", "Random bot"]];
+
+const $ = (id) => document.getElementById(id);
+let session = sessionStorage.getItem(SESSION_KEY);
+let shown = null;          // the snapshot on screen
+let selected = null;       // the hand tile chosen, e.g. "[1|4]"
+let socket = null;
+let pendingClick = null;   // the time of the click whose move is on its way
+window.sniffMoveTimes = []; // click-to-shown times of the person's moves, in milliseconds
+window.sniffShown = [];     // [version, status] of every snapshot drawn, in order
+
+// ------------------------------------------------------------------ talking to the server
+
+async function api(method, path, body) {
+  const headers = { "content-type": "application/json" };
+  if (session) headers["x-sniff-session"] = session;
+  const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const data = await response.json();
+  if (!response.ok) throw Object.assign(new Error(data.message || response.statusText), { data, status: response.status });
+  return data;
+}
+
+function listen() {
+  if (socket) socket.close();
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const mine = new WebSocket(`${scheme}://${location.host}/api/updates`);
+  socket = mine;
+  mine.onopen = () => mine.send(JSON.stringify({ session }));
+  mine.onmessage = (message) => render(JSON.parse(message.data));
+  mine.onclose = (closed) => {
+    if (socket !== mine) return;
+    socket = null;
+    if (closed.code === 4404 || closed.code === 4410) { forget("This match has ended on the server (it expired)."); return; }
+    setTimeout(() => { if (session && !socket) listen(); }, 1000);
+  };
+}
+
+async function start(seats) {
+  if (session) { try { await api("DELETE", "/api/session"); } catch (err) { /* it may have expired */ } }
+  session = null;
+  const data = await api("POST", "/api/sessions", { seats });
+  session = data.session;
+  sessionStorage.setItem(SESSION_KEY, session);
+  shown = null;
+  $("log").textContent = "";
+  render(data.snapshot);
+  listen();
+}
+
+function forget(why) {
+  session = null;
+  sessionStorage.removeItem(SESSION_KEY);
+  if (socket) { const old = socket; socket = null; old.close(); }
+  shown = null;
+  $("game").hidden = true;
+  $("setup").hidden = false;
+  document.body.dataset.status = "setup";
+  $("status").textContent = why;
+}
+
+async function play(text, clickedAt) {
+  if (!shown) return;
+  pendingClick = clickedAt === undefined ? null : clickedAt;
+  try {
+    const data = await api("POST", "/api/move", { move: text, version: shown.version });
+    $("typed").value = "";
+    render(data.snapshot);
+  } catch (err) {
+    pendingClick = null;
+    $("message").textContent = err.message;
+    if (err.data && err.data.error === "no-session") forget(err.message);
+    else if (err.data && err.data.error === "stale") refresh();
+  }
+}
+
+async function refresh() {
+  try { render((await api("GET", "/api/snapshot")).snapshot); } catch (err) { forget(err.message); }
+}
+
+// ------------------------------------------------------------------ drawing the snapshot
+
+function nameOf(seat) {
+  const player = shown.players[seat];
+  return player.kind === "person" ? "You" : `Seat ${seat} (${player.name})`;
+}
+
+function el(tag, attributes, text) {
+  const made = document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes || {})) made.setAttribute(key, value);
+  if (text !== undefined) made.textContent = text;
+  return made;
+}
+
+function describe(event) {
+  switch (event.event) {
+    case "dealt": return [`Round ${event.round} dealt, ${event.hand_size} tiles each; ${nameOf(event.opener)} ${event.opener === shown.seat ? "lead" : "leads"}.`, ""];
+    case "placed": return [`${nameOf(event.seat)}: ${event.placement}, end count ${event.end_count}` +
+      (event.points ? `, ${event.points} points` : ""), event.points ? "points" : ""];
+    case "drew": return [`${nameOf(event.seat)} drew ${event.tile || "a tile"}` + (event.must_place ? " and must place it" : ""), ""];
+    case "passed": return [`${nameOf(event.seat)} passed`, ""];
+    case "round-ended": return [event.finisher === null ? "The round is blocked." : `${nameOf(event.finisher)} went out.`, "points"];
+    case "match-won": return [`${nameOf(event.seat)} reached the target: side ${event.side} wins the match.`, "points"];
+    default: return [event.event, ""];
+  }
+}
+
+function render(snap) {
+  const fresh = !shown || snap.view.round !== shown.view.round;
+  if (shown && !fresh && snap.version <= shown.version) return;
+  const before = fresh ? 0 : shown.view.history.length;
+  if (fresh) $("log").textContent = "";
+  shown = snap;
+  window.sniffShown.push([snap.version, snap.status]);
+  document.body.dataset.status = snap.status;
+  const view = snap.view;
+  $("setup").hidden = true;
+  $("game").hidden = false;
+  $("message").textContent = "";
+  if (!view.options.some((option) => option.move.startsWith(`${snap.seat}:${selected}`))) selected = null;
+
+  for (const event of view.history.slice(before)) {
+    const [text, kind] = describe(event);
+    const who = event.seat === snap.seat ? "you" : "bot";
+    const item = el("li", { class: `${who} ${kind} fresh` }, text);
+    $("log").prepend(item);
+  }
+  drawScores(view);
+  drawLayout(snap);
+  drawHand(view);
+  drawRoundEnd(view);
+  $("status").textContent = statusText(snap);
+  if (pendingClick !== null) {
+    const clicked = pendingClick;
+    pendingClick = null;
+    requestAnimationFrame(() => window.sniffMoveTimes.push(performance.now() - clicked));
+  }
+}
+
+function statusText(snap) {
+  const view = snap.view;
+  switch (snap.status) {
+    case "your-turn": {
+      if (view.drawn) return `Your turn: place the tile you drew, ${view.drawn}.`;
+      if (view.options.every((option) => !option.move.includes("["))) return `Your turn: no tile fits, ${view.options[0].move.split(":")[1]}.`;
+      return selected ? `Your turn: click a marked point to play ${selected} there.` : "Your turn: click a tile, then where it goes.";
+    }
+    case "bot-turn": return `${nameOf(view.to_move)} is thinking…`;
+    case "round-over": return `Round ${view.round} is over.`;
+    default: {
+      const side = view.winner;
+      const seats = snap.players.filter((player) => player.side === side).map((player) => player.seat);
+      return seats.includes(snap.seat) ? "You win the match!" : `Side ${side} (seat ${seats.join(" and ")}) wins the match.`;
+    }
+  }
+}
+
+function drawScores(view) {
+  const body = $("scores").querySelector("tbody");
+  body.textContent = "";
+  for (const player of shown.players) {
+    const row = el("tr", { class: [player.seat === view.to_move && view.phase === "playing" ? "to-move" : "", player.seat === shown.seat ? "you" : ""].join(" ") });
+    const partners = shown.players.filter((other) => other.side === player.side && other.seat !== player.seat);
+    row.append(el("td", {}, String(player.seat)), el("td", {}, player.name),
+      el("td", {}, partners.length ? `${player.side} (with seat ${partners[0].seat})` : String(player.side)),
+      el("td", {}, String(view.hand_sizes[player.seat])), el("td", {}, String(view.scores[player.side])));
+    body.append(row);
+  }
+  $("round-info").textContent = `Round ${view.round} · target ${view.rules.target} · boneyard ${view.boneyard_size} tiles`;
+}
+
+function drawLayout(snap) {
+  const layout = snap.view.layout;
+  const box = $("layout");
+  const points = $("open-points");
+  points.textContent = "";
+  if (snap.layout.svg) {
+    box.innerHTML = snap.layout.svg;
+  } else {
+    box.textContent = "";
+    const list = el("ol");
+    for (const line of snap.layout.lines) list.append(el("li", { class: line === snap.last_placement ? "last" : "" }, line));
+    box.append(list);
+  }
+  // The open points as buttons too, whether or not the picture is drawn: each is a target to click.
+  if (layout.open_points.length) points.append("Open points: ");
+  for (const point of layout.open_points) {
+    points.append(el("button", { type: "button", class: "point-button sniff-point", "data-point": point }, point));
+  }
+  const parts = layout.contributions.map((item) => String(item.value));
+  $("count").textContent = layout.placements.length
+    ? `End count ${layout.end_count}` + (parts.length > 1 ? ` = ${parts.join(" + ")}` : "") +
+      (layout.end_count % 5 === 0 && layout.end_count ? ` (scores ${layout.end_count})` : "")
+    : "The layout is empty: the opener leads.";
+  markTargets();
+}
+
+function drawHand(view) {
+  const hand = $("hand");
+  hand.textContent = "";
+  const tiles = view.drawn ? [view.drawn, ...view.hand] : view.hand;
+  for (const tile of tiles) {
+    const playable = view.options.some((option) => option.move.startsWith(`${shown.seat}:${tile}`));
+    const button = el("button", { type: "button", class: "tile sniff-hand-tile" + (tile === selected ? " selected" : ""), "data-tile": tile }, tile);
+    if (!playable) button.disabled = true;
+    hand.append(button);
+  }
+  const only = (what) => view.options.length > 0 && view.options.every((option) => option.move.endsWith(`:${what}`));
+  $("draw").hidden = !only("draw");
+  $("pass").hidden = !only("pass");
+  $("typed-play").disabled = shown.status !== "your-turn";
+}
+
+function targetsOf(tile) {
+  const prefix = `${shown.seat}:${tile}`;
+  return shown.view.options.filter((option) => option.move.startsWith(prefix)).map((option) => option);
+}
+
+function markTargets() {
+  const wanted = new Map(selected ? targetsOf(selected).map((option) => [option.move.split(">")[1], option]) : []);
+  for (const point of document.querySelectorAll(".sniff-point")) {
+    const option = wanted.get(point.getAttribute("data-point"));
+    point.classList.toggle("target", option !== undefined);
+    if (option) point.setAttribute("title", `end count ${option.end_count}` + (option.points ? `, ${option.points} points` : ""));
+    else point.removeAttribute("title");
+  }
+}
+
+function drawRoundEnd(view) {
+  const last = view.history[view.history.length - 1];
+  const ended = view.phase !== "playing" && last && (last.event === "round-ended" || last.event === "match-won");
+  $("round-end").hidden = !ended;
+  if (!ended) return;
+  const body = $("revealed").querySelector("tbody");
+  body.textContent = "";
+  last.hands.forEach((hand, seat) => {
+    const pips = hand.reduce((sum, tile) => sum + Number(tile[1]) + Number(tile[3]), 0);
+    const deducted = last.event === "round-ended" ? String(last.settlement.deductions[seat]) : "—";
+    const row = el("tr");
+    row.append(el("td", {}, nameOf(seat)), el("td", {}, hand.join(" ") || "(out)"), el("td", {}, String(pips)),
+      el("td", {}, deducted));
+    body.append(row);
+  });
+  if (last.event === "round-ended") {
+    $("round-end-title").textContent = `Round ${last.round} settled: scores ${last.scores_before.join("–")} → ${last.scores_after.join("–")}`;
+  } else {
+    $("round-end-title").textContent = `${statusText(shown)} Final scores ${last.scores.join("–")}.`;
+  }
+  $("next-round").hidden = last.event !== "round-ended";
+}
+
+// ------------------------------------------------------------------ the person's input
+
+document.addEventListener("click", (event) => {
+  if (!shown || shown.status !== "your-turn") return;
+  const tile = event.target.closest("[data-tile]");
+  const name = tile && tile.getAttribute("data-tile");
+  if (tile && !tile.disabled && targetsOf(name).length) {
+    const options = targetsOf(name);
+    if (options.length === 1 && !options[0].move.includes(">")) { play(options[0].move, event.timeStamp); return; }
+    selected = selected === name ? null : name;
+    for (const other of document.querySelectorAll("[data-tile]")) other.classList.toggle("selected", other.getAttribute("data-tile") === selected);
+    markTargets();
+    $("status").textContent = statusText(shown);
+    return;
+  }
+  const point = event.target.closest(".sniff-point.target");
+  if (point && selected) {
+    const option = targetsOf(selected).find((candidate) => candidate.move.split(">")[1] === point.getAttribute("data-point"));
+    if (option) play(option.move, event.timeStamp);
+  }
+});
+
+$("draw").addEventListener("click", (event) => play("draw", event.timeStamp));
+$("pass").addEventListener("click", (event) => play("pass", event.timeStamp));
+$("typed-form").addEventListener("submit", (event) => { event.preventDefault(); play($("typed").value, event.timeStamp); });
+$("next-round").addEventListener("click", async () => {
+  try { render((await api("POST", "/api/next-round", { version: shown.version })).snapshot); }
+  catch (err) { $("message").textContent = err.message; }
+});
+$("new-match").addEventListener("click", () => {
+  if (session) api("DELETE", "/api/session").catch(() => {});
+  forget("Choose the players and start a match.");
+});
+
+function fillSetup() {
+  const players = Number($("players").value);
+  const seatChoice = $("your-seat");
+  const keep = Math.min(Number(seatChoice.value || 0), players - 1);
+  seatChoice.textContent = "";
+  for (let seat = 0; seat < players; seat += 1) seatChoice.append(el("option", { value: String(seat) }, String(seat)));
+  seatChoice.value = String(keep);
+  const bots = $("bot-choices");
+  bots.textContent = "";
+  for (let seat = 0; seat < players; seat += 1) {
+    if (seat === keep) continue;
+    const label = el("label", {}, `Seat ${seat} `);
+    const choice = el("select", { "data-seat": String(seat), class: "bot-kind" });
+    for (const [kind, name] of BOT_KINDS) choice.append(el("option", { value: kind }, name));
+    label.append(choice);
+    bots.append(label);
+  }
+}
+$("players").addEventListener("change", fillSetup);
+$("your-seat").addEventListener("change", fillSetup);
+$("setup-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const players = Number($("players").value);
+  const seat = Number($("your-seat").value);
+  const seats = [];
+  for (let index = 0; index < players; index += 1) {
+    seats.push(index === seat ? "person" : document.querySelector(`.bot-kind[data-seat="${index}"]`).value);
+  }
+  start(seats).catch((err) => { $("status").textContent = err.message; });
+});
+
+fillSetup();
+if (session) { refresh().then(() => { if (session) listen(); }); }

@@ -1,0 +1,389 @@
+"""sniff_rules.web over HTTP (Starlette's TestClient): whole matches at 2, 3 and 4 players, every answer
+checked for the seat's secrets (SETUP-6), and every refusal a JSON error that changes nothing (TURN-2)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette", reason="the browser game needs the web extra: pip install 'sniff-rules[web]'")
+pytest.importorskip("httpx2", reason="Starlette's TestClient needs httpx2 (the test extra)")
+
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from sniff_rules.web import MAX_BODY_BYTES, create_app
+from sniff_rules.webgame import Table
+from web_support import SnapshotRecorder, assert_seat_safe
+
+SEEDS = (4_611_686_018_427_390_017, 4_611_686_018_427_390_123, 4_611_686_018_427_399_001, 4_611_686_018_427_388_777)
+ORIGIN = {"origin": "http://testserver"}
+
+
+def seed_maker(first: int = 0) -> Any:
+    """A seeds= for create_app giving large known seeds, so a test can look for them in every answer."""
+    counter = itertools.count(first)
+    return lambda: SEEDS[next(counter) % len(SEEDS)] + next(counter)
+
+
+@pytest.fixture
+def recorder(monkeypatch: pytest.MonkeyPatch) -> SnapshotRecorder:
+    """Every snapshot's table remembered for the leak checks."""
+    made = SnapshotRecorder()
+    made.install(monkeypatch)
+    return made
+
+
+def client_of(**options: Any) -> TestClient:
+    """A test client of a fresh app serving the TestClient's host name."""
+    settings: dict[str, Any] = {"allowed_hosts": ["testserver"], "bot_delay": 0.0, "seeds": seed_maker()}
+    return TestClient(create_app(**{**settings, **options}))
+
+
+def start(client: TestClient, seats: list[str]) -> tuple[str, dict[str, Any]]:
+    """A new session: its id and first snapshot."""
+    answer = client.post("/api/sessions", json={"seats": seats})
+    assert 201 == answer.status_code, answer.text
+    return answer.json()["session"], answer.json()["snapshot"]
+
+
+def header(session: str) -> dict[str, str]:
+    """The session header."""
+    return {"x-sniff-session": session}
+
+
+def updates(client: TestClient) -> Any:
+    """A WebSocket to the updates, from the page's own origin."""
+    return client.websocket_connect("/api/updates", headers=dict(ORIGIN))
+
+
+def _play_by_socket(
+    client: TestClient, seats: list[str], recorder: SnapshotRecorder, typed: bool
+) -> Iterator[dict[str, Any]]:
+    session, _ = start(client, seats)
+    with updates(client) as socket:
+        socket.send_json({"session": session})
+        acted = 0
+        while True:
+            text = socket.receive_text()
+            assert 1 == assert_seat_safe(text, recorder, SEEDS)
+            snapshot = json.loads(text)
+            yield snapshot
+            if snapshot["version"] <= acted:
+                continue
+            status = snapshot["status"]
+            if status == "match-over":
+                return
+            if status == "bot-turn":
+                continue
+            acted = snapshot["version"]
+            if status == "round-over":
+                answer = client.post("/api/next-round", headers=header(session), json={"version": acted})
+            else:
+                options = snapshot["view"]["options"]
+                move = options[acted % len(options)]["move"]
+                # Typed as a person types it (the tile alone, or with its target), or as listed.
+                text_sent = move.split(":", 1)[1] if typed else move
+                answer = client.post("/api/move", headers=header(session), json={"move": text_sent, "version": acted})
+            assert 200 == answer.status_code, answer.text
+            assert 1 == assert_seat_safe(answer.text, recorder, SEEDS)
+
+
+@pytest.mark.parametrize(
+    ("seats", "typed"),
+    [
+        (["person", "greedy"], False),
+        (["random", "person", "greedy"], True),
+        (["greedy", "search", "person", "random"], False),
+    ],
+)
+def test_a_whole_match_over_http_never_shows_the_seat_a_hidden_tile(
+    recorder: SnapshotRecorder, seats: list[str], typed: bool
+) -> None:
+    """SETUP-6: a whole match played through the API; no answer holds another hand, the boneyard or a source."""
+    with client_of() as client:
+        snapshots = list(_play_by_socket(client, seats, recorder, typed))
+    last = snapshots[-1]
+    assert "match-over" == last["status"]
+    assert last["view"]["winner"] is not None
+    assert any(snapshot["view"]["round"] > 1 for snapshot in snapshots)
+    # Bot moves are pushed one by one: some snapshots show a bot to move.
+    assert any("bot-turn" == snapshot["status"] for snapshot in snapshots)
+
+
+@pytest.mark.parametrize("planted", ["other hand", "boneyard", "pips of the other hand", "source"])
+def test_the_leak_check_fails_on_a_server_sending_a_secret(monkeypatch: pytest.MonkeyPatch, planted: str) -> None:
+    """SETUP-6: a server whose snapshot carries seat 1's hand, the boneyard, a number derived from
+    a hidden hand or the deal's source state is caught by the check."""
+    real = Table.snapshot
+
+    def leaky(table: Table) -> dict[str, Any]:
+        data = real(table)
+        state = table.state
+        secret: dict[str, Any] = {
+            "other hand": [str(tile) for tile in state.hand(1)],
+            "boneyard": [str(state.boneyard[-1])],
+            "pips of the other hand": sum(tile.pips for tile in state.hand(1)),
+            "source": getattr(state.source, "state", None),
+        }
+        view = data["view"]
+        assert isinstance(view, dict)
+        view["debug"] = secret[planted]
+        return data
+
+    monkeypatch.setattr(Table, "snapshot", leaky)
+    recorder = SnapshotRecorder()
+    recorder.install(monkeypatch)
+    with client_of() as client:
+        answer = client.post("/api/sessions", json={"seats": ["person", "greedy"]})
+    with pytest.raises(AssertionError, match=r"hidden tiles|random source"):
+        assert_seat_safe(answer.text, recorder, SEEDS)
+
+
+# ---------------------------------------------------------------- refusals
+
+
+def _waiting_table(client: TestClient, seats: list[str]) -> tuple[str, dict[str, Any]]:
+    """A session whose person is to move (the bots play at once)."""
+    session, snapshot = start(client, seats)
+    for _ in range(200):
+        snapshot = client.get("/api/snapshot", headers=header(session)).json()["snapshot"]
+        if "your-turn" == snapshot["status"]:
+            return session, snapshot
+    raise AssertionError("the bots never handed the turn over")
+
+
+def _unchanged(client: TestClient, session: str, before: dict[str, Any]) -> None:
+    after = client.get("/api/snapshot", headers=header(session)).json()["snapshot"]
+    assert before == after
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "code"),
+    [
+        ({"move": "draw", "version": 0}, 409, "stale"),
+        ({"move": "1:draw"}, 400, "bad-request"),
+        ({"move": 14, "version": 1}, 400, "bad-request"),
+        ({"move": "14", "version": True}, 400, "bad-request"),
+        ({"move": "14", "version": 1, "extra": 1}, 400, "bad-request"),
+        ({"move": "x" * 300, "version": 1}, 400, "bad-request"),
+    ],
+)
+def test_a_malformed_or_stale_move_is_a_json_error_and_changes_nothing(
+    recorder: SnapshotRecorder, body: dict[str, Any], status: int, code: str
+) -> None:
+    """TURN-2: a move body of the wrong shape, or on a version the table has left, is refused; nothing moves."""
+    with client_of() as client:
+        session, snapshot = _waiting_table(client, ["person", "greedy"])
+        answer = client.post("/api/move", headers=header(session), json=body)
+        assert (status, code) == (answer.status_code, answer.json()["error"])
+        _unchanged(client, session, snapshot)
+
+
+@pytest.mark.parametrize(
+    ("text", "status", "code", "rule"),
+    [
+        ("9:draw", 403, "not-your-seat", None),
+        ("1:pass", 403, "not-your-seat", None),
+        ("[6|6] on 99", 422, "illegal-move", "FORMAT-1"),
+    ],
+)
+def test_a_move_for_another_seat_or_not_legal_is_refused(text: str, status: int, code: str, rule: str | None) -> None:
+    """TURN-2: a move naming a seat other than the session's, or no legal move, is refused with nothing changed."""
+    with client_of() as client:
+        session, snapshot = _waiting_table(client, ["person", "greedy"])
+        answer = client.post("/api/move", headers=header(session), json={"move": text, "version": snapshot["version"]})
+        assert (status, code, rule) == (answer.status_code, answer.json()["error"], answer.json()["rule"])
+        _unchanged(client, session, snapshot)
+
+
+def test_a_seat_field_naming_another_seat_is_refused() -> None:
+    """TURN-2: the body's seat, when given, must be the session's own."""
+    with client_of() as client:
+        session, snapshot = _waiting_table(client, ["person", "greedy"])
+        body = {"move": snapshot["view"]["options"][0]["move"], "version": snapshot["version"], "seat": 1}
+        answer = client.post("/api/move", headers=header(session), json=body)
+        assert (403, "not-your-seat") == (answer.status_code, answer.json()["error"])
+        _unchanged(client, session, snapshot)
+
+
+def test_an_illegal_move_names_its_rule() -> None:
+    """PLACE-1, DRAW-1: text naming no legal move is a 422 with the rule the move breaks."""
+    with client_of() as client:
+        session, snapshot = _waiting_table(client, ["person", "greedy"])
+        hand = set(snapshot["view"]["hand"])
+        absent = next(f"[{a}|{b}]" for a in range(7) for b in range(a, 7) if f"[{a}|{b}]" not in hand)
+        for text in (absent, "pass"):
+            answer = client.post(
+                "/api/move", headers=header(session), json={"move": text, "version": snapshot["version"]}
+            )
+            assert 422 == answer.status_code
+            assert answer.json()["rule"] in ("PLACE-1", "PASS-1", "DRAW-1", "DRAW-2")
+        _unchanged(client, session, snapshot)
+
+
+def test_a_move_out_of_turn_is_refused_while_a_bot_thinks() -> None:
+    """TURN-2: while a bot is to move, the person's move is a 409 and the table does not change."""
+    with client_of(bot_delay=30.0, seeds=lambda: 20) as client:
+        session, snapshot = start(client, ["person", "greedy"])
+        assert "bot-turn" == snapshot["status"]
+        answer = client.post("/api/move", headers=header(session), json={"move": "05", "version": 1})
+        assert (409, "not-your-turn", "TURN-2") == (
+            answer.status_code,
+            answer.json()["error"],
+            answer.json()["rule"],
+        )
+        deal = client.post("/api/next-round", headers=header(session), json={"version": 1})
+        assert (409, "not-round-over") == (deal.status_code, deal.json()["error"])
+        _unchanged(client, session, snapshot)
+
+
+@pytest.mark.parametrize(
+    ("content", "kind", "status"),
+    [
+        (b"{not json", "application/json", 400),
+        (b"[1, 2]", "application/json", 400),
+        (b'{"move": "14", "move": "15", "version": 1}', "application/json", 400),
+        (b"\xff\xfe", "application/json", 400),
+        (b'{"move": "draw", "version": 1}', "text/plain", 415),
+        (b'{"move": "' + b"x" * MAX_BODY_BYTES + b'", "version": 1}', "application/json", 413),
+    ],
+)
+def test_a_body_malformed_or_too_large_is_refused(content: bytes, kind: str, status: int) -> None:
+    """FORMAT-2: the body must be a small UTF-8 JSON object without duplicate keys, sent as JSON."""
+    with client_of() as client:
+        session, snapshot = _waiting_table(client, ["person", "greedy"])
+        answer = client.post("/api/move", headers={**header(session), "content-type": kind}, content=content)
+        assert status == answer.status_code
+        assert {"error", "message", "rule"} == set(answer.json())
+        _unchanged(client, session, snapshot)
+
+
+def test_a_body_too_large_without_a_length_is_refused_as_it_streams() -> None:
+    """A chunked body is read only up to the limit: 413, whatever length it would have."""
+    with client_of() as client:
+        session, snapshot = _waiting_table(client, ["person", "greedy"])
+
+        def chunks() -> Iterator[bytes]:
+            yield b'{"move": "'
+            for _ in range(100):
+                yield b"x" * 1024
+
+        answer = client.post(
+            "/api/move", headers={**header(session), "content-type": "application/json"}, content=chunks()
+        )
+        assert 413 == answer.status_code
+        _unchanged(client, session, snapshot)
+
+
+@pytest.mark.parametrize(
+    "seats",
+    [["greedy", "greedy"], ["person", "person"], ["person"], ["person", "wizard"], ["person", "greedy"] * 3],
+)
+def test_a_table_without_one_person_and_known_bots_is_refused(seats: list[str]) -> None:
+    """SETUP-2: 2..4 seats, exactly one the person's, every other a known bot."""
+    with client_of() as client:
+        answer = client.post("/api/sessions", json={"seats": seats})
+        assert (400, "bad-request") == (answer.status_code, answer.json()["error"])
+        assert 0 == len(client.app.state.sessions)  # type: ignore[attr-defined]
+
+
+def test_another_sessions_id_or_none_is_not_found() -> None:
+    """Each tab is its own session: an unknown or missing id is a 404 and reaches no table."""
+    with client_of() as client:
+        session, snapshot = _waiting_table(client, ["person", "greedy"])
+        for headers in ({}, header("x" * 43), header(session[:-1])):
+            answer = client.get("/api/snapshot", headers=headers)
+            assert (404, "no-session") == (answer.status_code, answer.json()["error"])
+            move = client.post("/api/move", headers=headers, json={"move": "draw", "version": snapshot["version"]})
+            assert 404 == move.status_code
+        _unchanged(client, session, snapshot)
+        other, _ = start(client, ["person", "greedy"])
+        assert other != session
+        _unchanged(client, session, snapshot)
+
+
+def test_sessions_expire_and_are_bounded() -> None:
+    """A session idle past its time is forgotten; past the limit the least recently used goes first."""
+    now = [0.0]
+    with client_of(clock=lambda: now[0], idle_seconds=100.0, session_limit=3) as client:
+        first, _ = start(client, ["person", "greedy"])
+        now[0] = 150.0
+        assert 404 == client.get("/api/snapshot", headers=header(first)).status_code
+        kept = [start(client, ["person", "greedy"])[0] for _ in range(3)]
+        assert 200 == client.get("/api/snapshot", headers=header(kept[0])).status_code  # used: now the newest
+        newest, _ = start(client, ["person", "greedy"])
+        assert 3 == len(client.app.state.sessions)  # type: ignore[attr-defined]
+        found = [client.get("/api/snapshot", headers=header(key)).status_code for key in [*kept, newest]]
+        assert [200, 404, 200, 200] == found
+
+
+def test_ending_a_session_forgets_it() -> None:
+    """DELETE /api/session ends it: its id reaches nothing afterwards."""
+    with client_of() as client:
+        session, _ = start(client, ["person", "greedy"])
+        assert 200 == client.delete("/api/session", headers=header(session)).status_code
+        assert 404 == client.get("/api/snapshot", headers=header(session)).status_code
+        assert 404 == client.delete("/api/session", headers=header(session)).status_code
+
+
+# ---------------------------------------------------------------- hosts and origins
+
+
+def test_a_foreign_host_header_is_refused() -> None:
+    """DNS rebinding: a request naming another host is refused, page and API alike."""
+    with client_of() as client:
+        assert 200 == client.get("/").status_code
+        for path in ("/", "/app.js", "/api/snapshot"):
+            answer = client.get(path, headers={"host": "attacker.example"})
+            assert 400 == answer.status_code
+            assert "Sniff" not in answer.text
+        answer = client.post(
+            "/api/sessions", headers={"host": "attacker.example"}, json={"seats": ["person", "greedy"]}
+        )
+        assert 400 == answer.status_code
+        assert 0 == len(client.app.state.sessions)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"origin": "http://attacker.example"},
+        {"origin": "https://testserver"},
+        {"origin": "null"},
+        {},
+        {"origin": "http://testserver", "host": "attacker.example"},
+    ],
+)
+def test_a_cross_origin_websocket_is_refused(headers: dict[str, str]) -> None:
+    """A WebSocket from another origin (or with none, or to a foreign host) is closed before it is accepted."""
+    with client_of() as client:
+        with pytest.raises(WebSocketDisconnect) as refused:
+            client.websocket_connect("/api/updates", headers=headers).__enter__()
+        if "host" in headers:  # refused by the host check first, with an HTTP answer
+            assert 400 == getattr(refused.value, "status_code", None)
+        else:
+            assert 1008 == refused.value.code
+
+
+@pytest.mark.parametrize("hello", ['{"session": "nope"}', "not json", '{"other": 1}'])
+def test_a_websocket_naming_no_session_is_closed(hello: str) -> None:
+    """A socket's first message must name a live session; otherwise it is closed with 4404 or 4400."""
+    with client_of() as client, client.websocket_connect("/api/updates", headers=dict(ORIGIN)) as socket:
+        socket.send_text(hello)
+        with pytest.raises(WebSocketDisconnect) as closed:
+            socket.receive_text()
+        assert closed.value.code in (4400, 4404)
+
+
+def test_the_page_and_its_files_are_served_with_a_strict_policy() -> None:
+    """The page, its script and its style come from the package, under a content security policy."""
+    with client_of() as client:
+        for path, kind in (("/", "text/html"), ("/app.js", "text/javascript"), ("/style.css", "text/css")):
+            answer = client.get(path)
+            assert (200, kind) == (answer.status_code, answer.headers["content-type"].split(";")[0])
+            assert "script-src 'self'" in answer.headers["content-security-policy"]
