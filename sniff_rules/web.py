@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib
 import json
 import secrets
 import time
@@ -54,6 +53,7 @@ except ModuleNotFoundError as missing:  # pragma: no cover - the extra is instal
 from sniff_rules.errors import SniffError
 from sniff_rules.jsonio import JsonObject, JsonValue, json_array, json_int, json_object, json_str, load_json
 from sniff_rules.rules import Rules
+from sniff_rules.svg import svg
 from sniff_rules.webgame import PERSON, Layouter, SessionStore, Table, WebError, plain_layout
 
 SESSION_HEADER: Final = "x-sniff-session"
@@ -93,15 +93,13 @@ def _fresh_seed() -> int:
 
 
 def default_layouter() -> Layouter:
-    """The layout drawn by :mod:`sniff_rules.svg` where that module exists, else as text lines."""
-    try:
-        drawing = importlib.import_module("sniff_rules.svg")
-    except ImportError:
-        return plain_layout
-    draw: Callable[..., str] = drawing.svg
+    """The layout drawn by :func:`sniff_rules.svg.svg`, beside its text lines.
+
+    Only the table is drawn: the page shows the hands and scores itself.
+    """
 
     def layouter(view: Any) -> JsonObject:
-        return {**plain_layout(view), "svg": draw(view)}
+        return {**plain_layout(view), "svg": svg(view.layout, size=720)}
 
     return layouter
 

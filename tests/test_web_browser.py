@@ -82,7 +82,9 @@ def _act(page: Page, shot: Path | None) -> str:
     if page.locator("#open-points .sniff-point.target").count():
         if shot is not None:
             page.screenshot(path=str(shot), full_page=True)
-        page.click("#open-points .sniff-point.target >> nth=0")
+        # Every other placement is made on the picture itself, the others on the list below it.
+        where = "#layout svg" if page.evaluate("window.sniffMoveTimes.length") % 2 else "#open-points"
+        page.click(f"{where} .sniff-point.target >> nth=0")
         return "placed"
     return "led"
 
