@@ -208,11 +208,16 @@ class Session:
     def _ask(self, view: SeatView) -> Move:
         options = view.options
         moves = view.legal_moves
-        prompt = self.palette.bold(f"Your move (1-{len(options)}, a tile, help, undo, quit): ")
+        numbers = "1 or Enter" if len(options) == 1 else f"1-{len(options)}"
+        prompt = self.palette.bold(f"Your move ({numbers}, a tile, help, undo, quit): ")
+        echo = not self.read.isatty()
         while True:
             self.write.write(prompt)
             self.write.flush()
             line = self.read.readline()
+            if echo and line:
+                # Typed lines that come from a pipe or a file are shown, so the transcript reads as a dialogue.
+                self.write.write(line if line.endswith("\n") else line + "\n")
             if not line:
                 self._say("")
                 raise _Quit(" (end of input)")
