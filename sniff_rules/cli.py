@@ -208,7 +208,7 @@ def _terminal_width(out: TextIO) -> int:
 
 def play_command(args: argparse.Namespace, read: TextIO, out: TextIO) -> int:
     """``sniff-rules play``: a person at ``read``/``out`` against the fair bots."""
-    from sniff_rules.narration import COLOUR, PLAIN, colour_wanted
+    from sniff_rules.narration import COLOUR, PLAIN, colour_wanted, unicode_ok
     from sniff_rules.terminal_game import GameSettings, Session, bots_for_seats
 
     rules = _rules(args.players, args.target)
@@ -221,7 +221,8 @@ def play_command(args: argparse.Namespace, read: TextIO, out: TextIO) -> int:
         print(f"sniff-rules play: --bots: {err}", file=sys.stderr)
         return 2
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(3), "big")
-    settings = GameSettings(rules, args.seat, bots, seed, _terminal_width(out))
+    ascii_only = args.ascii or not unicode_ok(out)
+    settings = GameSettings(rules, args.seat, bots, seed, _terminal_width(out), ascii_only)
     return Session(settings, read, out, COLOUR if colour_wanted(out) else PLAIN).run()
 
 
@@ -267,7 +268,7 @@ def simulate_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def replay_command(args: argparse.Namespace, out: TextIO) -> int:
     """``sniff-rules replay``: a record or a recorded match, turn by turn; ``--svg`` pictures."""
     from sniff_rules import replay as replaying
-    from sniff_rules.narration import COLOUR, PLAIN, colour_wanted
+    from sniff_rules.narration import COLOUR, PLAIN, colour_wanted, unicode_ok
 
     try:
         record, label = replaying.load_record(args.record)
@@ -276,7 +277,9 @@ def replay_command(args: argparse.Namespace, out: TextIO) -> int:
         return 2
     picture = None if args.svg is None else replaying.svg_writer(args.svg)
     palette = COLOUR if colour_wanted(out) else PLAIN
-    replaying.replay(record, label, out, palette, _terminal_width(out), picture)
+    ascii_only = args.ascii or not unicode_ok(out)
+    width = _terminal_width(out)
+    replaying.replay(record, label, out, palette, width, picture, drawn=not args.brief, ascii_only=ascii_only)
     return 0
 
 
@@ -301,6 +304,7 @@ def _add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser])
         "comma-separated in seat order (default greedy)",
     )
     person.add_argument("--target", type=int, default=None, help="points to win (default: the standard target)")
+    person.add_argument("--ascii", action="store_true", help="draw the table without box-drawing characters")
     many = commands.add_parser("simulate", help="play many matches between bots; win rates with 95%% intervals")
     many.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
     many.add_argument("--matches", type=_positive, default=100)
@@ -318,6 +322,8 @@ def _add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser])
     again = commands.add_parser("replay", help="print a match record, or a recorded vector's match, turn by turn")
     again.add_argument("record", metavar="RECORD", help="a match record's JSON file, or a recorded match: 2p-01")
     again.add_argument("--svg", type=Path, metavar="DIR", default=None, help="write one SVG picture per move")
+    again.add_argument("--brief", action="store_true", help="one line a move, the table not drawn")
+    again.add_argument("--ascii", action="store_true", help="draw the table without box-drawing characters")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

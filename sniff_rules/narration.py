@@ -26,6 +26,7 @@ import attrs
 from sniff_rules.events import Dealt, Drew, Event, MatchWon, Passed, Placed, RoundEnded
 from sniff_rules.layout import Layout
 from sniff_rules.rules import Rules, Seat
+from sniff_rules.text import layout_text
 
 _RESET: Final = "\x1b[0m"
 
@@ -126,33 +127,24 @@ def tiles_text(tiles: tuple[object, ...]) -> str:
 
 
 def layout_picture(layout: Layout, width: int = 80, ascii_only: bool = False) -> str:
-    """The table as lines of text, fitting ``width`` columns (no Unicode drawing when ``ascii_only``).
+    """The table drawn for a terminal of ``width`` columns (:func:`sniff_rules.text.layout_text`),
+    with its end count and open points; ``ascii_only`` draws without box-drawing characters."""
+    return layout_text(layout, width=width, ascii=ascii_only)
 
-    The one place the command line draws a layout.
-    """
-    if layout.is_empty:
-        return "(the table is empty)"
-    lines: list[str] = []
-    line = ""
-    for placement in layout.placements:
-        word = str(placement)
-        if line and len(line) + 1 + len(word) > width:
-            lines.append(line)
-            line = ""
-        line = f"{line} {word}" if line else word
-    lines.append(line)
-    return "\n".join(lines)
+
+def unicode_ok(stream: TextIO) -> bool:
+    """Whether ``stream`` can show the box-drawing characters of the pictures."""
+    try:
+        "\u250c\u2501\u2573".encode(getattr(stream, "encoding", None) or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
 
 
 def count_text(layout: Layout) -> str:
     """The counted contributions and the end count: ``[1|2] 1 + [3|5] 5 = 6``."""
     terms = " + ".join(f"{item.tile} {item.value}" for item in layout.contributions)
     return f"{terms} = {layout.end_count}" if terms else str(layout.end_count)
-
-
-def open_points_text(layout: Layout) -> str:
-    """The open points and their values: ``[1|2].low (1), [3|5].high (5)``."""
-    return ", ".join(f"{point} ({point.value})" for point in layout.open_points) or "-"
 
 
 def _points(points: int, palette: Palette) -> str:

@@ -24,7 +24,7 @@ from sniff_rules.errors import NotationError
 from sniff_rules.events import Placed
 from sniff_rules.jsonio import JSON_RULE, json_int
 from sniff_rules.moves import Move
-from sniff_rules.narration import PLAIN, Palette, Seating, count_text, describe, layout_picture
+from sniff_rules.narration import PLAIN, Palette, Seating, describe, layout_picture
 from sniff_rules.notation import parse_move
 from sniff_rules.record import MAX_RECORD_CHARS, MatchRecord, record_from_json
 from sniff_rules.state import State
@@ -89,11 +89,15 @@ def replay(
     palette: Palette = PLAIN,
     width: int = 80,
     picture: Callable[[State, int], None] | None = None,
+    *,
+    drawn: bool = True,
+    ascii_only: bool = False,
 ) -> State:
     """Print ``record``'s match turn by turn: each deal, each move with the table after it, the ends.
 
-    ``picture`` is called with the state after each move and the move's
-    number (from 1): ``--svg`` writes a picture there.
+    With ``drawn`` False, a line a move and no table. ``picture`` is called
+    with the state after each move and the move's number (from 1):
+    ``--svg`` writes a picture there.
     """
     rules = record.rules
     seating = Seating.of(rules, {})
@@ -107,10 +111,8 @@ def replay(
             out.write(palette.quiet(f"{number:>4}. "))
         for event in step.events:
             out.writelines(line + "\n" for line in describe(event, seating, palette))
-            if type(event) is Placed:
-                for line in layout_picture(state.layout, width - 8).splitlines():
-                    out.write(f"        {line}\n")
-                out.write(f"        count: {count_text(state.layout)}\n")
+            if type(event) is Placed and drawn:
+                out.write(layout_picture(state.layout, width, ascii_only) + "\n\n")
         if step.move is not None and picture is not None:
             picture(state, number)
     assert state is not None

@@ -28,7 +28,7 @@ from sniff_rules.driver import Policy, play_match
 from sniff_rules.errors import SniffError
 from sniff_rules.events import Event
 from sniff_rules.moves import Draw, Move, Place
-from sniff_rules.narration import PLAIN, Palette, Seating, count_text, describe, layout_picture, open_points_text
+from sniff_rules.narration import PLAIN, Palette, Seating, count_text, describe, layout_picture
 from sniff_rules.notation import parse_typed_move
 from sniff_rules.randomness import RandomSource, SplitMix64
 from sniff_rules.recording import POLICY_SEED_OFFSET
@@ -66,13 +66,15 @@ class _Undo(Exception):
 
 @attrs.frozen
 class GameSettings:
-    """A match of ``rules`` dealt from ``seed``: the person at ``seat``, ``bots[seat]`` elsewhere."""
+    """A match of ``rules`` dealt from ``seed``: the person at ``seat``, ``bots[seat]`` elsewhere;
+    the table drawn ``width`` columns wide, without box-drawing characters when ``ascii_only``."""
 
     rules: Rules
     seat: Seat
     bots: tuple[str, ...]
     seed: int = 1
     width: int = 80
+    ascii_only: bool = False
 
 
 def bots_for_seats(players: int, seat: Seat, names: Sequence[str]) -> tuple[str, ...]:
@@ -187,10 +189,8 @@ class Session:
             palette.bold(f"Round {view.round_number}, your turn.")
             + f" Boneyard {view.boneyard_size}. Tiles in hand: {sizes}.",
             f"Scores: {self.seating.scores(view.scores, palette)} (target {view.rules.target})",
-            "Table:",
-            *(f"  {line}" for line in layout_picture(view.layout, self.settings.width - 2).splitlines()),
-            f"Count: {count_text(view.layout)}",
-            f"Open points: {open_points_text(view.layout)}",
+            *layout_picture(view.layout, self.settings.width, self.settings.ascii_only).splitlines(),
+            f"Counted: {count_text(view.layout)}",
             f"Your hand: {palette.mine(' '.join(map(str, view.hand)) or '-')}",
         ]
         if view.drawn_tile is not None:
