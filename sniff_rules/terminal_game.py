@@ -190,7 +190,7 @@ class Session:
             + f" Boneyard {view.boneyard_size}. Tiles in hand: {sizes}.",
             f"Scores: {self.seating.scores(view.scores, palette)} (target {view.rules.target})",
             *layout_picture(view.layout, self.settings.width, self.settings.ascii_only).splitlines(),
-            f"Counted: {count_text(view.layout)}",
+            *([] if view.layout.is_empty else [f"Counted: {count_text(view.layout)}"]),
             f"Your hand: {palette.mine(' '.join(map(str, view.hand)) or '-')}",
         ]
         if view.drawn_tile is not None:

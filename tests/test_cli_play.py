@@ -91,7 +91,7 @@ def test_partners_are_shown_at_four_players() -> None:
 def test_each_turn_shows_the_table_count_open_points_hand_and_numbered_moves() -> None:
     """The person's turn draws the table, lists the count, the open points, the hand and each move with its points."""
     done = _play(2, 11, "1\n" * 2000)
-    turn = done.stdout.split("your turn.", 1)[1].split("Your move", 1)[0]
+    turn = done.stdout.split("your turn.")[2].split("Your move", 1)[0]
     for heading in ("Boneyard", "Scores:", "\u2502", "end count", "Counted:", "open:", "Your hand:", "   1. "):
         assert heading in turn
 
