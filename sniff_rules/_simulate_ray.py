@@ -19,7 +19,11 @@ RAY_MISSING: str = "simulate --ray needs Ray: pip install 'sniff-rules[ray]'"
 """What the command says when Ray is not installed."""
 
 
-class RayMissingError(ImportError):
+class RayError(RuntimeError):
+    """Ray cannot run the matches: it is not installed, or the cluster cannot be started or reached."""
+
+
+class RayMissingError(RayError):
     """Ray is not installed; the message names the extra that installs it."""
 
 
@@ -38,10 +42,13 @@ def ray_chunks(work: Callable[[T], R], tasks: list[T], address: str, workers: in
 
     runtime_env: dict[str, Any] = {"py_modules": [sniff_rules]}
     options: dict[str, Any] = {"runtime_env": runtime_env, "log_to_driver": False, "configure_logging": False}
-    if address == "local":
-        ray.init(num_cpus=workers if workers > 1 else None, include_dashboard=False, **options)
-    else:
-        ray.init(address=address, **options)
+    try:
+        if address == "local":
+            ray.init(num_cpus=workers if workers > 1 else None, include_dashboard=False, **options)
+        else:
+            ray.init(address=address, **options)
+    except Exception as err:  # Ray raises ConnectionError, RuntimeError, ValueError... by cause
+        raise RayError(f"simulate --ray {address}: Ray could not start or connect: {err}") from None
     try:
         remote = ray.remote(work)
         # Submitted all at once, so the cluster runs them in parallel; collected in order.

@@ -232,7 +232,7 @@ def simulate_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     from sniff_rules import simulate as simulation
     from sniff_rules._progress import Progress
-    from sniff_rules._simulate_ray import RayMissingError
+    from sniff_rules._simulate_ray import RayError
 
     try:
         rules = _rules(args.players, args.target)
@@ -246,8 +246,8 @@ def simulate_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     started = time.perf_counter()
     try:
         summary = simulation.run(plan, args.workers, args.ray, None if progress is None else progress.advance)
-    except RayMissingError as missing:
-        print(f"sniff-rules {missing}", file=err)
+    except RayError as failed:
+        print(f"sniff-rules {failed}", file=err)
         return 2
     finally:
         if progress is not None:

@@ -13,10 +13,11 @@ import pytest
 
 from sniff_rules import Rules, SplitMix64, new_match
 from sniff_rules._progress import Progress
+from sniff_rules._simulate_ray import RayMissingError
 from sniff_rules.bots import greedy_bot, random_bot
 from sniff_rules.driver import play_match
 from sniff_rules.recording import POLICY_SEED_OFFSET
-from sniff_rules.simulate import Simulation, SimulationError, lineup_for, run, summarize, wilson
+from sniff_rules.simulate import Simulation, SimulationError, lineup_for, outcomes, run, summarize, wilson
 from sniff_rules.view import present_seat_view
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -162,3 +163,21 @@ def test_with_the_cli_extra_progress_is_a_tqdm_bar() -> None:
     progress.close()
     assert "/10 [" in stream.getvalue()
     assert "matches played" not in stream.getvalue()
+
+
+def test_without_ray_the_message_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With Ray not importable, --ray fails with a message naming the [ray] extra, before any match is played."""
+    monkeypatch.setitem(sys.modules, "ray", None)
+    simulation = Simulation(Rules(2, 7, 60), ("greedy", "random"), matches=2)
+    with pytest.raises(RayMissingError, match=r"pip install 'sniff-rules\[ray\]'"):
+        list(outcomes(simulation, ray_address="local"))
+
+
+def test_the_command_line_imports_no_optional_package() -> None:
+    """Importing the command line, the simulation and the session loads neither Ray nor tqdm."""
+    probe = (
+        "import sys, sniff_rules.cli, sniff_rules.simulate, sniff_rules.terminal_game, sniff_rules.replay\n"
+        "print(sorted(name for name in ('ray', 'tqdm') if name in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert "[]" == done.stdout.strip()
