@@ -461,12 +461,14 @@ def _check_document(name: str, data: JsonValue) -> list[VectorResult]:
     if not strictly_equal(data.get("format"), VECTOR_FORMAT):
         return [VectorResult(name, "file", f"format {data.get('format')!r:.40}; this runner reads {VECTOR_FORMAT}")]
     # Imported here: sniff_rules.vectorchecks builds on this module.
+    from sniff_rules.geometryvectors import check_geometry_file
     from sniff_rules.vectorchecks import CHECKERS
 
     checkers: dict[str, Callable[[str, Mapping[str, JsonValue]], list[VectorResult]]] = {
         "layout-examples": _check_layout_examples,
         "settlement": _check_settlement,
         "perft": _check_perft,
+        "geometry": check_geometry_file,
         **CHECKERS,
     }
     checker = checkers.get(str(data.get("kind")))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import enum
 import re
+import sys
 from bisect import insort
 from typing import TYPE_CHECKING, ClassVar, Final, NewType, final
 
@@ -315,6 +316,10 @@ class Layout:
     def __repr__(self) -> str:
         return f"Layout.parse({str(self)!r})"
 
+    def _repr_svg_(self) -> str | None:
+        """The layout as SVG, for a notebook (see :func:`notebook_svg`)."""
+        return notebook_svg(self)
+
     @property
     def open_points(self) -> tuple[AttachmentPoint, ...]:
         """Where a tile may attach now, sorted by tile then port."""
@@ -385,6 +390,17 @@ class Layout:
             # place_on refuses exactly what the geometry forbids; the caller
             # sees only the rule, not the look-up that failed.
             raise placement_refusal(self, index, target.id) from None
+
+
+def notebook_svg(value: object) -> str | None:
+    """``value`` drawn by ``sniff_rules.svg.svg`` if that module is loaded (importing
+    ``sniff_rules`` loads it), else None, which a notebook takes as no picture.
+
+    The core never imports a module around it, so the picture is looked up,
+    not imported (``sniff_rules/layers.py``).
+    """
+    drawing = sys.modules.get("sniff_rules.svg")
+    return None if drawing is None else str(drawing.svg(value))
 
 
 _build_layout: Final = constructor(Layout)

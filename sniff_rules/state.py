@@ -16,7 +16,7 @@ import attrs
 
 from sniff_rules._fast import constructor, fast_frozen
 from sniff_rules.errors import InvalidStateError
-from sniff_rules.layout import Layout
+from sniff_rules.layout import Layout, notebook_svg
 from sniff_rules.randomness import LotRound, RandomSource, SplitMix64, check_source, draw_lot, shuffled
 from sniff_rules.rules import Rules, Seat, Side, check_seat
 from sniff_rules.scoring import Settlement
@@ -248,6 +248,10 @@ hands=('[0|1] [2|2]', '[3|4]'), boneyard='[5|5]', layout='[1|1]', scores=(0, 0))
             drawn=NO_TILE if drawn_tile is None else drawn_tile.index,
             winner=winner,
         )
+
+    def _repr_svg_(self) -> str | None:
+        """The state as SVG, every hand face up, for a notebook (see :func:`~sniff_rules.layout.notebook_svg`)."""
+        return notebook_svg(self)
 
     def __repr__(self) -> str:
         context = self.context

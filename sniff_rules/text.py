@@ -11,9 +11,9 @@ line fits ``width`` columns.
 
 >>> print(layout_text(Layout.parse("[1|4] [1|1]>[1|4].low")))
     ┏━━━┓
-    ┃ 1 ┣───┬───┐
- ( )┣━━━┫ 1 │ 4 │(4)
-    ┃ 1 ┣───┴───┘
+    ┃ 1 ┣───────┐
+ ( )┃╍╍╍┃ 1 ╎ 4 │(4)
+    ┃ 1 ┣───────┘
     ┗━━━┛
 end count 2 + 4 = 6, no points; Sniff [1|1]
 open: [1|1].chain-b (1), [1|4].high (4)
@@ -126,10 +126,13 @@ def _canvas(picture: LayoutGeometry, width: int, plain: bool) -> list[str]:
         edge(x0, y1, x1, y1, thick)
         edge(x0, y0, x0, y1, thick)
         edge(x1, y0, x1, y1, thick)
+        # The line between a tile's halves is dashed and joins no border, so that
+        # where one tile ends and the next begins stays plain in a straight line.
         if tile.horizontal:
-            edge(tile.x, y0, tile.x, y1, thick)
+            text[(tile.y - top) * cols + 2 * (tile.x - left)] = ":" if plain else "╏" if thick else "╎"
         else:
-            edge(x0, tile.y, x1, tile.y, thick)
+            for col in range(2 * (x0 - left) + 1, 2 * (x1 - left)):
+                text[(tile.y - top) * cols + col] = "." if plain else "╍" if thick else "╌"
         for hx, hy, pips in tile.halves:
             text[(hy - top) * cols + 2 * (hx - left)] = str(pips)
     for point in picture.points:
@@ -154,6 +157,10 @@ def _canvas(picture: LayoutGeometry, width: int, plain: bool) -> list[str]:
             else:
                 chars.append(" ")
         out.append("".join(chars).rstrip())
+    while out and not out[-1]:
+        out.pop()
+    while out and not out[0]:
+        out.pop(0)
     return out
 
 

@@ -66,6 +66,7 @@ VECTOR_GROUPS: Final[Mapping[str, tuple[str, ...]]] = {
     "randomness": ("splitmix64", "below", "shuffles", "lots", "deals", "next_rounds"),
     "refusals": ("cases",),
     "tally": ("scores",),
+    "geometry": ("cases",),
 }
 """For each kind of vector file, the arrays that hold its named vectors, in the order replayed."""
 

@@ -63,6 +63,7 @@ LATE_ROUND_BONEYARD: Final = 3
 for draws, passes, blocks and the round's end to appear in its tree."""
 
 GENERATED_FILES: Final = (
+    "geometry.json",
     "perft.json",
     "randomness.json",
     "recorded/players-2.jsonl",
@@ -324,6 +325,10 @@ def generated_files() -> tuple[dict[str, str], RecordedTally]:
         total = total + tally
     files["perft.json"] = perft_text()
     files["randomness.json"] = randomness_text()
+    # Imported here: the geometry vectors build on vectorgen's layout of JSON text.
+    from sniff_rules.geometryvectors import geometry_vector_text
+
+    files["geometry.json"] = geometry_vector_text()
     assert sorted(files) == sorted(GENERATED_FILES)
     return files, total
 

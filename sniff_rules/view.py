@@ -157,6 +157,13 @@ class SeatView:
         """Per seat, the values its hand showed it lacks now (DRAW-1, PASS-1), from the history."""
         return tuple(self.history.lacking(seat) for seat in range(self.rules.players))
 
+    def _repr_svg_(self) -> str:
+        """The view as SVG, the other hands face down, for a notebook (:func:`sniff_rules.svg.svg`)."""
+        # Imported here: sniff_rules.svg draws views, so it imports this module.
+        from sniff_rules.svg import svg
+
+        return svg(self)
+
 
 def _options(state: State) -> tuple[MoveOption, ...]:
     layout = state.layout

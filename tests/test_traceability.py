@@ -143,8 +143,14 @@ def test_every_rule_has_a_test() -> None:
 
 # The rules that the core leaves to a module around it, and that module: what a seat may
 # see is for the frontend (SETUP-6), the paper tally only draws a score (TALLY-1), and
-# JSON documents are read by the one hardened reader (FORMAT-2).
-ENFORCED_AROUND_THE_CORE: Final = {"SETUP-6": "view", "TALLY-1": "tally", "FORMAT-2": "jsonio"}
+# JSON documents are read by the one hardened reader (FORMAT-2), and where a tile is
+# drawn is for the geometry module (GEOM-1..6).
+ENFORCED_AROUND_THE_CORE: Final = {
+    "SETUP-6": "view",
+    "TALLY-1": "tally",
+    "FORMAT-2": "jsonio",
+    **{f"GEOM-{number}": "geometry" for number in range(1, 7)},
+}
 
 
 def test_every_rule_is_cited_by_the_code_that_enforces_it() -> None:
