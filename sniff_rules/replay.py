@@ -123,9 +123,8 @@ def replay(
 
 def svg_writer(directory: Path) -> Callable[[State, int], None]:
     """A ``picture`` for :func:`replay` writing ``move-0001.svg`` ... into ``directory``."""
-    import importlib
+    from sniff_rules.svg import svg
 
-    svg = importlib.import_module("sniff_rules.svg").svg
     directory.mkdir(parents=True, exist_ok=True)
 
     def write(state: State, number: int) -> None:

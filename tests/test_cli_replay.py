@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from xml.etree import ElementTree
 
 from sniff_rules.narration import Seating
 from sniff_rules.record import record_to_json
@@ -87,3 +88,14 @@ def test_a_record_that_is_not_one_is_refused_with_a_message(tmp_path: Path) -> N
         assert (2, "") == (done.returncode, done.stdout)
         assert reason in done.stderr
         assert "Traceback" not in done.stderr
+
+
+def test_svg_writes_one_picture_a_move(tmp_path: Path) -> None:
+    """--svg DIR writes move-0001.svg and on, one per recorded move, each an SVG document."""
+    record, _ = load_record("4p-02")
+    done = _replay("4p-02", "--brief", "--svg", str(tmp_path / "pictures"))
+    written = sorted(path.name for path in (tmp_path / "pictures").iterdir())
+    assert 0 == done.returncode
+    assert [f"move-{number:04}.svg" for number in range(1, len(record.moves) + 1)] == written
+    root = ElementTree.parse(tmp_path / "pictures" / written[-1]).getroot()
+    assert "{http://www.w3.org/2000/svg}svg" == root.tag
