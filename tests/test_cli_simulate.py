@@ -181,3 +181,13 @@ def test_the_command_line_imports_no_optional_package() -> None:
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True)
     assert "[]" == done.stdout.strip()
+
+
+def test_the_benchmark_times_the_commands_own_outcomes() -> None:
+    """benchmarks/simulate.py times outcomes() itself: the outcomes it times are the command's."""
+    from benchmarks.simulate import timed
+
+    simulation = Simulation(Rules(2, 7, 60), ("greedy", "random"), seed=9, matches=4)
+    rate, played = timed(simulation, 1)
+    assert list(run(simulation).outcomes) == played
+    assert rate > 0
