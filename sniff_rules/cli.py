@@ -1,4 +1,4 @@
-"""The ``sniff-rules`` command: watch a match, or replay conformance vectors."""
+"""The ``sniff-rules`` command: play a match, simulate bots, replay a match, watch one, check conformance vectors."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from typing import TextIO
 
 from sniff_rules.bots import greedy_move
 from sniff_rules.driver import play_match
+from sniff_rules.errors import SniffError
 from sniff_rules.events import Dealt, Drew, MatchWon, Placed, RoundEnded
 from sniff_rules.moves import Move
 from sniff_rules.randomness import RandomSource, SplitMix64
@@ -191,10 +192,146 @@ def vectors(directory: Path | None, write: bool, out: TextIO) -> int:
     return 0
 
 
+def _rules(players: int, target: int | None) -> Rules:
+    standard = Rules.standard(players)
+    return standard if target is None else Rules(players, standard.hand_size, target)
+
+
+def _names(text: str) -> list[str]:
+    return [name for name in text.split(",") if name.strip()] or [text]
+
+
+def _terminal_width(out: TextIO) -> int:
+    import shutil
+
+    return max(40, shutil.get_terminal_size((80, 24)).columns) if out.isatty() else 80
+
+
+def play_command(args: argparse.Namespace, read: TextIO, out: TextIO) -> int:
+    """``sniff-rules play``: a person at ``read``/``out`` against the fair bots."""
+    from sniff_rules.narration import COLOUR, PLAIN, colour_wanted, unicode_ok
+    from sniff_rules.terminal_game import GameSettings, Session, bots_for_seats
+
+    rules = _rules(args.players, args.target)
+    if not 0 <= args.seat < rules.players:
+        print(f"sniff-rules play: --seat is 0..{rules.players - 1}", file=sys.stderr)
+        return 2
+    try:
+        bots = bots_for_seats(rules.players, args.seat, _names(args.bots))
+    except ValueError as err:
+        print(f"sniff-rules play: --bots: {err}", file=sys.stderr)
+        return 2
+    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(3), "big")
+    ascii_only = args.ascii or not unicode_ok(out)
+    settings = GameSettings(rules, args.seat, bots, seed, _terminal_width(out), ascii_only)
+    return Session(settings, read, out, COLOUR if colour_wanted(out) else PLAIN).run()
+
+
+def simulate_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """``sniff-rules simulate``: the table (or JSON) on ``out``, progress and timing on ``err``."""
+    import json
+
+    from sniff_rules import simulate as simulation
+    from sniff_rules._progress import Progress
+    from sniff_rules._simulate_ray import RayError
+
+    try:
+        rules = _rules(args.players, args.target)
+        lineup = simulation.lineup_for(rules, _names(args.bots))
+        plan = simulation.Simulation(rules, lineup, args.seed, args.matches)
+    except SniffError as refusal:
+        print(f"sniff-rules simulate: {refusal}", file=err)
+        return 2
+    shown = not args.no_progress and err.isatty() and args.matches >= 20
+    progress = Progress(args.matches, err) if shown else None
+    started = time.perf_counter()
+    try:
+        summary = simulation.run(plan, args.workers, args.ray, None if progress is None else progress.advance)
+    except RayError as failed:
+        print(f"sniff-rules {failed}", file=err)
+        return 2
+    finally:
+        if progress is not None:
+            progress.close()
+    seconds = time.perf_counter() - started
+    if args.json:
+        out.write(json.dumps(simulation.summary_to_data(summary), indent=1) + "\n")
+    else:
+        out.write(simulation.table(summary))
+    where = f"Ray ({args.ray})" if args.ray else f"{args.workers} process{'es' if args.workers > 1 else ''}"
+    print(
+        f"{args.matches} matches in {seconds:.2f} s over {where}: {args.matches / seconds:.1f} matches a second",
+        file=err,
+    )
+    return 0
+
+
+def replay_command(args: argparse.Namespace, out: TextIO) -> int:
+    """``sniff-rules replay``: a record or a recorded match, turn by turn; ``--svg`` pictures."""
+    from sniff_rules import replay as replaying
+    from sniff_rules.narration import COLOUR, PLAIN, colour_wanted, unicode_ok
+
+    try:
+        record, label = replaying.load_record(args.record)
+    except SniffError as refusal:
+        print(f"sniff-rules replay: {printable(str(refusal))}", file=sys.stderr)
+        return 2
+    picture = None if args.svg is None else replaying.svg_writer(args.svg)
+    palette = COLOUR if colour_wanted(out) else PLAIN
+    ascii_only = args.ascii or not unicode_ok(out)
+    width = _terminal_width(out)
+    replaying.replay(record, label, out, palette, width, picture, drawn=not args.brief, ascii_only=ascii_only)
+    return 0
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"a count from 1, got {text}")
+    return value
+
+
+def _add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    person = commands.add_parser("play", help="play a match in the terminal against the fair bots")
+    person.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
+    person.add_argument(
+        "--seat", type=int, default=0, help="your seat (default 0); at 4 players seat +2 is your partner"
+    )
+    person.add_argument("--seed", type=int, default=None, help="the deal's seed (default: a fresh one, shown)")
+    person.add_argument(
+        "--bots",
+        default="greedy",
+        help="random, greedy, search or search:N (N deals a decision), for every other seat or one each, "
+        "comma-separated in seat order (default greedy)",
+    )
+    person.add_argument("--target", type=int, default=None, help="points to win (default: the standard target)")
+    person.add_argument("--ascii", action="store_true", help="draw the table without box-drawing characters")
+    many = commands.add_parser("simulate", help="play many matches between bots; win rates with 95%% intervals")
+    many.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
+    many.add_argument("--matches", type=_positive, default=100)
+    many.add_argument(
+        "--bots",
+        default="greedy,random",
+        help="one bot per side, comma-separated (or one for all): random, greedy, search, search:N",
+    )
+    many.add_argument("--seed", type=int, default=1, help="match i is dealt by seed + i (default 1)")
+    many.add_argument("--target", type=int, default=None, help="points to win (default: the standard target)")
+    many.add_argument("--workers", type=_positive, default=1, help="local processes to play on (default 1)")
+    many.add_argument("--ray", metavar="ADDRESS", default=None, help="play on a Ray cluster: an address, auto or local")
+    many.add_argument("--json", action="store_true", help="write the summary and every outcome as JSON")
+    many.add_argument("--no-progress", action="store_true", help="no progress bar")
+    again = commands.add_parser("replay", help="print a match record, or a recorded vector's match, turn by turn")
+    again.add_argument("record", metavar="RECORD", help="a match record's JSON file, or a recorded match: 2p-01")
+    again.add_argument("--svg", type=Path, metavar="DIR", default=None, help="write one SVG picture per move")
+    again.add_argument("--brief", action="store_true", help="one line a move, the table not drawn")
+    again.add_argument("--ascii", action="store_true", help="draw the table without box-drawing characters")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``sniff-rules`` and ``python -m sniff_rules``."""
     parser = argparse.ArgumentParser(prog="sniff-rules", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
+    _add_commands(commands)
     watch = commands.add_parser("demo", help="print a whole match between greedy bots")
     watch.add_argument("--players", type=int, choices=(2, 3, 4), default=4)
     watch.add_argument("--seed", type=int, default=1)
@@ -221,6 +358,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     add_serve_parser(commands)
     args = parser.parse_args(argv)
     try:
+        if args.command == "play":
+            return play_command(args, sys.stdin, sys.stdout)
+        if args.command == "simulate":
+            return simulate_command(args, sys.stdout, sys.stderr)
+        if args.command == "replay":
+            return replay_command(args, sys.stdout)
         if args.command == "demo":
             demo(args.players, args.seed, sys.stdout)
         elif args.command == "conform":

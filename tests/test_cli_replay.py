@@ -1,0 +1,101 @@
+"""sniff-rules replay: a match record or a recorded vector's match, told turn by turn."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from xml.etree import ElementTree
+
+from sniff_rules.narration import Seating
+from sniff_rules.record import record_to_json
+from sniff_rules.replay import load_record, replay
+
+ROOT = Path(__file__).resolve().parent.parent
+RECORDED = ROOT / "specs" / "vectors" / "recorded"
+
+
+def _replay(*arguments: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "sniff_rules", "replay", *arguments],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=60,
+        check=False,
+    )
+
+
+def _recorded_lines(name: str) -> list[dict[str, object]]:
+    """The lines of recorded match ``name`` in its vector file, read here apart from the replay module."""
+    lines = [json.loads(line) for line in (RECORDED / f"players-{name[0]}.jsonl").read_text().splitlines()]
+    start = next(index for index, line in enumerate(lines) if line.get("match") == name)
+    end = next(
+        (
+            index
+            for index in range(start + 1, len(lines))
+            if lines[index]["type"] != "move" and lines[index]["type"] != "deal"
+        ),
+        len(lines),
+    )
+    return lines[start:end]
+
+
+def test_a_recorded_match_is_replayed_move_by_move() -> None:
+    """replay 3p-04 prints one numbered line per recorded move, and the final scores of the file's last move."""
+    lines = _recorded_lines("3p-04")
+    moves = [line for line in lines if line["type"] == "move"]
+    done = _replay("3p-04", "--brief")
+    numbered = [line for line in done.stdout.splitlines() if line[:5].strip().rstrip(".").isdigit()]
+    record, _ = load_record("3p-04")
+    scores = moves[-1]["scores"]
+    assert isinstance(scores, list)
+    assert (0, "") == (done.returncode, done.stderr)
+    assert len(moves) == len(numbered)
+    assert f"Final scores: {Seating.of(record.rules, {}).scores(tuple(scores))}" in done.stdout
+
+
+def test_a_record_file_replays_as_its_match(tmp_path: Path) -> None:
+    """A match record's JSON file replays to the same turns as the recorded match it was written from."""
+    record, label = load_record("2p-03")
+    path = tmp_path / "match.json"
+    told = io.StringIO()
+    replay(record, label, told, drawn=False)
+    path.write_text(record_to_json(record), encoding="utf-8")
+    done = _replay(str(path), "--brief")
+    assert told.getvalue().splitlines()[1:] == done.stdout.splitlines()[1:]
+
+
+def test_the_table_is_drawn_after_each_placement() -> None:
+    """Without --brief each placement is followed by the table's picture and its end count."""
+    record, label = load_record("4p-01")
+    told = io.StringIO()
+    replay(record, label, told)
+    placements = sum("plays" in line or "leads [" in line for line in told.getvalue().splitlines())
+    assert placements == told.getvalue().count("end count ")
+
+
+def test_a_record_that_is_not_one_is_refused_with_a_message(tmp_path: Path) -> None:
+    """A missing name, a malformed file and an unknown recorded match end with status 2 and the reason."""
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"format": "sniff-rules/record@1"', encoding="utf-8")
+    for argument, reason in [("nothing-here", "neither a record file"), (str(broken), "FORMAT-2"), ("2p-99", "2p-99")]:
+        done = _replay(argument)
+        assert (2, "") == (done.returncode, done.stdout)
+        assert reason in done.stderr
+        assert "Traceback" not in done.stderr
+
+
+def test_svg_writes_one_picture_a_move(tmp_path: Path) -> None:
+    """--svg DIR writes move-0001.svg and on, one per recorded move, each an SVG document."""
+    record, _ = load_record("4p-02")
+    done = _replay("4p-02", "--brief", "--svg", str(tmp_path / "pictures"))
+    written = sorted(path.name for path in (tmp_path / "pictures").iterdir())
+    assert 0 == done.returncode
+    assert [f"move-{number:04}.svg" for number in range(1, len(record.moves) + 1)] == written
+    root = ElementTree.parse(tmp_path / "pictures" / written[-1]).getroot()
+    assert "{http://www.w3.org/2000/svg}svg" == root.tag
