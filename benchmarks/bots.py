@@ -21,7 +21,6 @@ and longest time a move. Matches are spread over ``--workers`` processes.
 from __future__ import annotations
 
 import argparse
-import math
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -31,21 +30,8 @@ from sniff_rules import Move, RandomSource, Rules, SplitMix64, new_match
 from sniff_rules.bots import greedy_bot, random_bot
 from sniff_rules.driver import play_match
 from sniff_rules.search import SearchBot
+from sniff_rules.simulate import wilson
 from sniff_rules.view import SeatView, present_seat_view
-
-Z95 = 1.959964
-"""The standard normal quantile of a two-sided 95% interval."""
-
-
-def wilson(wins: int, matches: int) -> tuple[float, float]:
-    """Wilson's 95% score interval for a rate of ``wins`` in ``matches``."""
-    if matches == 0:
-        return 0.0, 1.0
-    rate = wins / matches
-    spread = Z95 * math.sqrt(rate * (1 - rate) / matches + Z95**2 / (4 * matches**2))
-    middle = rate + Z95**2 / (2 * matches)
-    scale = 1 + Z95**2 / matches
-    return (middle - spread) / scale, (middle + spread) / scale
 
 
 class _Timed:
