@@ -13,6 +13,7 @@ from typing import Final, TypeAlias
 
 import attrs
 
+from sniff_rules._fast import constructor
 from sniff_rules._turn_problems import MAX_SIDE_DEDUCTION
 from sniff_rules.actions import DRAW_ACTION, move_of
 from sniff_rules.errors import IllegalMoveError, InvalidRulesError
@@ -100,10 +101,11 @@ class Core:
     deal; None before the first deal); ``dealt`` the tiles dealt so far this round, seat 0's
     first; ``log`` this round's moves, ``past`` the logs of the rounds before; ``steps`` the
     actions and outcomes applied; ``deal_at`` the step this round's deal began at; ``start``
-    the round as dealt.
+    the round as dealt; ``undealt`` during the deal, the tiles not yet dealt, ascending (the deal
+    node's outcomes, kept so that no deal node counts them again).
     """
 
-    __slots__ = ("deal_at", "dealt", "log", "opener", "past", "phase", "shape", "start", "state", "steps")
+    __slots__ = ("deal_at", "dealt", "log", "opener", "past", "phase", "shape", "start", "state", "steps", "undealt")
 
     def __init__(
         self,
@@ -117,6 +119,7 @@ class Core:
         steps: int,
         deal_at: int,
         start: State | None,
+        undealt: tuple[int, ...] = (),
     ) -> None:
         self.shape = shape
         self.phase = phase
@@ -128,6 +131,7 @@ class Core:
         self.steps = steps
         self.deal_at = deal_at
         self.start = start
+        self.undealt = undealt
 
     def __deepcopy__(self, memo: object) -> Core:
         return self
@@ -141,7 +145,9 @@ class Core:
         return len(self.past) + 1
 
 
-_FIELDS: Final = ("shape", "phase", "state", "opener", "dealt", "log", "past", "steps", "deal_at", "start")
+_FIELDS: Final = ("shape", "phase", "state", "opener", "dealt", "log", "past", "steps", "deal_at", "start", "undealt")
+_EVERY_TILE: Final = tuple(range(TILE_COUNT))
+_construct_state: Final = constructor(State)
 
 
 def initial_core(shape: GameShape) -> Core:
@@ -157,7 +163,8 @@ def advance(core: Core, action: int) -> Core:
         state: State = core.state  # type: ignore[assignment]
         seat = state.to_move
         if action == DRAW_ACTION:
-            if legal_moves(state) != (Draw(seat),):
+            moves = legal_moves(state)
+            if len(moves) != 1 or type(moves[0]) is not Draw:
                 apply(state, Draw(seat))  # raises, citing the rule that refuses the draw (DRAW-1, DRAW-2)
             log = (*core.log, (seat, action, -1))
             return Core(core.shape, DRAW, state, core.opener, (), log, core.past, steps, core.deal_at, core.start)
@@ -169,31 +176,46 @@ def advance(core: Core, action: int) -> Core:
         boneyard = state.boneyard_ids
         if type(action) is not int or action not in boneyard:
             raise IllegalMoveError("DRAW-2", f"a draw's outcome is a boneyard tile, got {action!r:.80}")
-        # The chance outcome decides which tile is on top; the library then draws it.
-        on_top = tile_indices_of((action, *(index for index in boneyard if index != action)))
-        ordered = attrs.evolve(state, boneyard_ids=on_top)
+        # The chance outcome decides which tile is on top; the library then draws it. The
+        # boneyard is the same tiles in another order, so the state needs no check again.
+        rest: list[int] = list(boneyard)
+        rest.remove(action)
+        on_top = tile_indices_of((action, *rest))
+        ordered = _construct_state(
+            state.context,
+            state.phase,
+            state.to_move,
+            state.hand_masks,
+            on_top,
+            state.layout,
+            state.scores,
+            state.drawn,
+            state.winner,
+        )
         after = apply(ordered, Draw(state.to_move))
         seat, drew, _ = core.log[-1]
         return _after_move(core, after, (*core.log[:-1], (seat, drew, action)), steps)
     if phase == LOT:
         if type(action) is not int or not 0 <= action < core.shape.players:
             raise IllegalMoveError("OPEN-1", f"the lot's outcome is a seat, got {action!r:.80}")
-        return Core(core.shape, DEAL, core.state, action, (), (), core.past, steps, core.deal_at, None)
+        return Core(core.shape, DEAL, core.state, action, (), (), core.past, steps, core.deal_at, None, _EVERY_TILE)
     if phase == DEAL:
         return _deal_one(core, action, steps)
     raise IllegalMoveError("MATCH-2", f"the game is over; {action!r:.80} is refused")
 
 
 def _deal_one(core: Core, action: int, steps: int) -> Core:
-    if type(action) is not int or not 0 <= action < TILE_COUNT or action in core.dealt:
+    if type(action) is not int or action not in core.undealt:
         raise IllegalMoveError("SETUP-5", f"a deal's outcome is a tile not yet dealt, got {action!r:.80}")
     dealt = (*core.dealt, action)
+    undealt = list(core.undealt)
+    undealt.remove(action)
+    rest = tuple(undealt)
     rules = core.shape.rules
     if len(dealt) < rules.players * rules.hand_size:
-        return Core(core.shape, DEAL, core.state, core.opener, dealt, (), core.past, steps, core.deal_at, None)
+        return Core(core.shape, DEAL, core.state, core.opener, dealt, (), core.past, steps, core.deal_at, None, rest)
     # The rest is the boneyard; its order is decided draw by draw, by chance nodes.
-    rest = tuple(index for index in range(TILE_COUNT) if index not in set(dealt))
-    order = tuple(DOUBLE_SIX[index] for index in dealt + rest)
+    order = tuple([DOUBLE_SIX[index] for index in dealt + rest])
     previous = core.state
     if previous is None:
         state = new_match(rules, order=order, opener=core.opener)
@@ -212,7 +234,9 @@ def _after_move(core: Core, after: State, log: tuple[Entry, ...], steps: int) ->
     finisher = after.last_round.finisher if after.last_round is not None else None
     if finisher is None:
         return Core(shape, LOT, after, -1, (), (), past, steps, steps + 1, None)  # OPEN-2: a lot after a block
-    return Core(shape, DEAL, after, finisher, (), (), past, steps, steps, None)  # OPEN-2: the finisher opens
+    return Core(
+        shape, DEAL, after, finisher, (), (), past, steps, steps, None, _EVERY_TILE
+    )  # OPEN-2: the finisher opens
 
 
 def returns_of(core: Core) -> list[float]:
