@@ -224,3 +224,23 @@ if __name__ == "__main__":
     # Regenerate the golden playthrough: python tests/test_openspiel.py
     PLAYTHROUGH.parent.mkdir(parents=True, exist_ok=True)
     PLAYTHROUGH.write_text(_playthrough(), encoding="utf-8")
+
+
+@pytest.mark.parametrize("observed", [False, True])
+def test_the_speed_benchmark_counts_the_actions_and_chance_outcomes_it_plays(observed: bool) -> None:
+    """benchmarks.adapters plays whole games through pyspiel and counts each player action and chance outcome once."""
+    from benchmarks.adapters import play_openspiel
+
+    played = play_openspiel("python_american_sniff", {"players": 4}, math.inf, 3, observed=observed, max_games=2)
+    game = pyspiel.load_game("python_american_sniff", {"players": 4})
+    uniform = random.Random(3).random
+    actions = chance = 0
+    for _ in range(2):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            chance += state.is_chance_node()
+            actions += not state.is_chance_node()
+            options = state.legal_actions()
+            pick = options[int(uniform() * len(options))]
+            state.apply_action(pick)
+    assert (2, actions, chance) == (played.games, played.actions, played.chance)

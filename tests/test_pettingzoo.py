@@ -324,10 +324,10 @@ def test_a_refused_action_ends_the_learners_episode_with_minus_one() -> None:
 
 
 def test_the_speed_benchmark_counts_the_actions_of_the_match_it_plays() -> None:
-    """benchmarks.pettingzoo_speed counts every agent action of a match, none of the finished agents' steps."""
-    from benchmarks.pettingzoo_speed import _sniff_rules
+    """benchmarks.adapters --part pettingzoo counts every agent action of a match, no finished agent's step."""
+    from benchmarks.adapters import play_pettingzoo
 
     environment = raw_env(players=4, scope="match")
     expected = sum(1 for agent in play(environment, 6) if not environment.terminations[agent])
-    counted, _ = _sniff_rules(lambda: raw_env(players=4, scope="match"))(1, 6)
-    assert expected == counted
+    played = play_pettingzoo(lambda: raw_env(players=4, scope="match"), "raw_env", float("inf"), 6, max_games=1)
+    assert (1, expected, 0) == (played.games, played.actions, played.chance)
