@@ -15,7 +15,7 @@ import attrs
 
 from sniff_rules._fast import constructor
 from sniff_rules._turn_problems import MAX_SIDE_DEDUCTION
-from sniff_rules.actions import DRAW_ACTION, move_of
+from sniff_rules.actions import DRAW_ACTION, PASS_ACTION, move_of
 from sniff_rules.errors import IllegalMoveError, InvalidRulesError
 from sniff_rules.moves import Draw, apply, legal_moves
 from sniff_rules.rules import Rules
@@ -147,6 +147,7 @@ class Core:
 
 _FIELDS: Final = ("shape", "phase", "state", "opener", "dealt", "log", "past", "steps", "deal_at", "start", "undealt")
 _EVERY_TILE: Final = tuple(range(TILE_COUNT))
+_PLAYING: Final = Phase.PLAYING
 _construct_state: Final = constructor(State)
 
 
@@ -169,7 +170,9 @@ def advance(core: Core, action: int) -> Core:
             log = (*core.log, (seat, action, -1))
             return Core(core.shape, DRAW, state, core.opener, (), log, core.past, steps, core.deal_at, core.start)
         after = apply(state, move_of(action, seat))
-        log = (*core.log, (seat, action, after.layout.placements[-1].tile.index))
+        log = (*core.log, (seat, action, -1 if action == PASS_ACTION else after.layout.placements[-1].tile.index))
+        if after.phase is _PLAYING:  # the common case of _after_move, without the call
+            return Core(core.shape, PLAY, after, core.opener, (), log, core.past, steps, core.deal_at, core.start)
         return _after_move(core, after, log, steps)
     if phase == DRAW:
         state = core.state  # type: ignore[assignment]

@@ -244,3 +244,16 @@ def test_the_speed_benchmark_counts_the_actions_and_chance_outcomes_it_plays(obs
             pick = options[int(uniform() * len(options))]
             state.apply_action(pick)
     assert (2, actions, chance) == (played.games, played.actions, played.chance)
+
+
+def test_a_pass_is_logged_without_a_tile() -> None:
+    """PASS-1: a pass enters the round's log with tile -1, so the history tensor shows no tile for it."""
+    from sniff_rules.actions import PASS_ACTION
+
+    passes = []
+    for state in _random_states(_load(players=4), 40, 5):
+        log = state.core.log
+        if log and log[-1][1] == PASS_ACTION:
+            passes.append(log[-1][2])
+    assert passes
+    assert [-1] * len(passes) == passes
