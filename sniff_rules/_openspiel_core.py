@@ -174,6 +174,8 @@ def advance(core: Core, action: int) -> Core:
         if after.phase is _PLAYING:  # the common case of _after_move, without the call
             return Core(core.shape, PLAY, after, core.opener, (), log, core.past, steps, core.deal_at, core.start)
         return _after_move(core, after, log, steps)
+    if phase == DEAL:
+        return _deal_one(core, action, steps)
     if phase == DRAW:
         state = core.state  # type: ignore[assignment]
         boneyard = state.boneyard_ids
@@ -195,15 +197,13 @@ def advance(core: Core, action: int) -> Core:
             state.drawn,
             state.winner,
         )
-        after = apply(ordered, Draw(state.to_move))
+        after = apply(ordered, move_of(DRAW_ACTION, state.to_move))
         seat, drew, _ = core.log[-1]
         return _after_move(core, after, (*core.log[:-1], (seat, drew, action)), steps)
     if phase == LOT:
         if type(action) is not int or not 0 <= action < core.shape.players:
             raise IllegalMoveError("OPEN-1", f"the lot's outcome is a seat, got {action!r:.80}")
         return Core(core.shape, DEAL, core.state, action, (), (), core.past, steps, core.deal_at, None, _EVERY_TILE)
-    if phase == DEAL:
-        return _deal_one(core, action, steps)
     raise IllegalMoveError("MATCH-2", f"the game is over; {action!r:.80} is refused")
 
 
