@@ -208,12 +208,15 @@ def advance(core: Core, action: int) -> Core:
 
 
 def _deal_one(core: Core, action: int, steps: int) -> Core:
-    if type(action) is not int or action not in core.undealt:
-        raise IllegalMoveError("SETUP-5", f"a deal's outcome is a tile not yet dealt, got {action!r:.80}")
+    undealt = core.undealt
+    try:
+        if type(action) is not int:
+            raise ValueError
+        at = undealt.index(action)
+    except ValueError:
+        raise IllegalMoveError("SETUP-5", f"a deal's outcome is a tile not yet dealt, got {action!r:.80}") from None
     dealt = (*core.dealt, action)
-    undealt = list(core.undealt)
-    undealt.remove(action)
-    rest = tuple(undealt)
+    rest = undealt[:at] + undealt[at + 1 :]
     rules = core.shape.rules
     if len(dealt) < rules.players * rules.hand_size:
         return Core(core.shape, DEAL, core.state, core.opener, dealt, (), core.past, steps, core.deal_at, None, rest)

@@ -257,3 +257,16 @@ def test_a_pass_is_logged_without_a_tile() -> None:
             passes.append(log[-1][2])
     assert passes
     assert [-1] * len(passes) == passes
+
+
+@pytest.mark.parametrize("outcome", [3, 28, -1, True, "5", 5.0])
+def test_a_deal_outcome_not_among_the_undealt_tiles_is_refused(outcome: Any) -> None:
+    """SETUP-5: a deal node takes only a tile not yet dealt; any other outcome is refused and changes nothing."""
+    state = _load(players=4).new_initial_state()
+    for action in (0, 3):  # the lot names seat 0, then tile 3 is dealt
+        state.apply_action(action)
+    before = (str(state), state.chance_outcomes())
+    with pytest.raises(SniffError) as refused:
+        state._apply_action(outcome)
+    assert ("SETUP-5", before) == (refused.value.rule, (str(state), state.chance_outcomes()))
+    assert 3 not in [tile for tile, _ in state.chance_outcomes()]
