@@ -270,3 +270,19 @@ def test_a_deal_outcome_not_among_the_undealt_tiles_is_refused(outcome: Any) -> 
         state._apply_action(outcome)
     assert ("SETUP-5", before) == (refused.value.rule, (str(state), state.chance_outcomes()))
     assert 3 not in [tile for tile, _ in state.chance_outcomes()]
+
+
+def test_a_draw_outcome_not_in_the_boneyard_is_refused() -> None:
+    """DRAW-2: a draw's chance node takes only a boneyard tile; any other outcome is refused and changes nothing."""
+    from sniff_rules._openspiel_core import DRAW
+
+    state = next(s for s in _random_states(_load(players=2), 20, 8) if s.core.phase == DRAW)
+    boneyard = [tile for tile, _ in state.chance_outcomes()]
+    held = next(index for index in range(28) if index not in boneyard)
+    before = str(state)
+    for outcome in (held, 28, -1, True, str(boneyard[0]), float(boneyard[0])):
+        with pytest.raises(SniffError) as refused:
+            state._apply_action(outcome)
+        assert ("DRAW-2", before) == (refused.value.rule, str(state))
+    state.apply_action(boneyard[-1])
+    assert boneyard[-1] == state.core.log[-1][2]
