@@ -187,6 +187,19 @@ def test_observations_equal_those_built_from_the_complete_seat_view(players: int
 
 
 @pytest.mark.parametrize("players", PLAYERS)
+def test_the_lacking_values_kept_step_by_step_are_those_of_the_rounds_log(players: int) -> None:
+    """DRAW-1 PASS-1: after every step, each seat's lacking values, folded event by event, equal
+    RoundLog.lacking of the round's public log rebuilt from its events."""
+    seen = 0
+    for seed in range(3):
+        for environment, _state, events in history_states(players, seed, 1):
+            public = [event.seen_by(None) for event in events]
+            assert list(_lacking_of(public, players)) == environment._lacking
+            seen += any(environment._lacking)
+    assert seen > 10
+
+
+@pytest.mark.parametrize("players", PLAYERS)
 def test_observations_do_not_change_when_the_hidden_tiles_are_dealt_again(players: int) -> None:
     """Re-dealing every tile a seat cannot see (DealSampler) leaves its observation unchanged:
     no other hand, no boneyard order, no random source reaches it (SETUP-6)."""
