@@ -276,9 +276,11 @@ def observation_of(state: State, events: Sequence[Event], seat: Seat) -> Observe
     """The observation of ``seat``, from :func:`sniff_rules.view.seat_view` of ``state``
     and the round's ``events`` (from its deal on): what the environment gives that agent.
 
-    The environment builds the same arrays more cheaply, from the thin
-    :func:`~sniff_rules.view.observe` and a public log it recomputes only
-    after a draw or a pass; this is the reference it is tested against.
+    The environment builds the same arrays more cheaply, from the state's
+    fields that :func:`~sniff_rules.view.observe` would give the seat and
+    each seat's lacking values folded one event at a time
+    (:func:`~sniff_rules.history.lack_after`); this is the reference it is
+    tested against.
     """
     view = seat_view(state, seat, events)
     shape = ObservationShape(state.rules.players)
@@ -296,7 +298,7 @@ def _lacking_of(public: Sequence[Event], players: int) -> tuple[tuple[int, ...],
 def _observation(
     shape: ObservationShape, view: Observation, lacking: Sequence[Sequence[int]], table_part: NDArray[np.int32]
 ) -> Observed:
-    """The environment's observation dict from the thin view of :func:`~sniff_rules.view.observe`."""
+    """An observation dict from the thin view of :func:`~sniff_rules.view.observe` (the tests' second reference)."""
     return {"observation": _encode(shape, view, lacking, table_part), "action_mask": _mask(view)}
 
 
