@@ -1,18 +1,33 @@
 """Random play through the learning-library adapters, against OpenSpiel's Python dominoes, in one run.
 
-Run from the repository root with the adapter's extra installed::
+Run from the repository root with the adapters' extras installed (``benchmarks/README.md``,
+"Adapters", has the figures)::
 
-    python -m benchmarks.adapters --part openspiel [--seconds 3] [--turns 3] [--seed 1]
+    python -m benchmarks.adapters [--part all|openspiel|pettingzoo|events] [--seconds 3] [--turns 3] [--seed 1]
 
-A *part* is one adapter: it names the loop that plays the adapter through its own API and the
-peer loops it is measured against in the same run. ``openspiel`` plays ``python_american_sniff``
-(4 players, one round) and OpenSpiel's own ``python_team_dominoes`` (4 players, one hand)
-through the same function, :func:`play_openspiel`: the pyspiel API calls a learning loop makes
-(``legal_actions`` or ``chance_outcomes``, ``apply_action``, ``is_terminal``,
-``current_player``), a uniformly random pick, chance included. The engines alternate, each
-for ``--seconds``, ``--turns`` times, so that load on the machine slows them alike, and each
-one's median rate is reported; the figure to quote is the ratio of player actions per second.
-A new adapter adds its loop and its entry in :data:`PARTS`.
+A *part* names the loops measured against each other in one run, the one measured first. Every
+loop plays whole games for about ``--seconds``, picks ``options[int(rng.random() * len(options))]``
+with a local ``random.Random`` (chance outcomes too, each equally likely) and counts the players'
+actions, never chance's:
+
+- ``openspiel``: ``python_american_sniff`` (4 players, one round) and OpenSpiel's own
+  ``python_team_dominoes`` (4 players, one hand) through the same function,
+  :func:`play_openspiel`: the pyspiel calls a learning loop makes (``is_terminal``,
+  ``is_chance_node``, ``chance_outcomes`` or ``current_player`` and ``legal_actions``,
+  ``apply_action``).
+- ``pettingzoo``: ``sniff_rules.pettingzoo`` through the AEC loop (``agent_iter``, ``last()``
+  with the acting agent's observation vector and action mask, ``step``), :func:`play_pettingzoo`,
+  as ``raw_env`` and as ``env()`` (PettingZoo's wrappers), whole 4-player matches; and
+  ``python_team_dominoes`` through :func:`play_openspiel` with ``observed``: the same work per
+  action (the acting player's observation tensor and legal-action mask as numpy arrays, the
+  pick from the mask), then, for reference, its bare loop as in ``openspiel``.
+- ``events``: :func:`~sniff_rules.events.apply_with_events` against
+  :func:`~sniff_rules.moves.apply` on the same recorded (state, move) pairs of random 4-player
+  matches: what the typed events cost over the move itself.
+
+``all`` (the default) runs ``openspiel`` and ``pettingzoo``. The loops of a part alternate, each
+for ``--seconds``, ``--turns`` times, so that load on the machine slows them alike; each loop's
+median rate is reported with the first loop's median over it: the figure to quote.
 """
 
 from __future__ import annotations
@@ -23,6 +38,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
+from functools import cache
 from typing import Any, Final, TextIO
 
 import attrs
@@ -44,12 +60,23 @@ class LoopResult:
         return self.actions / self.seconds
 
 
-Loop: Callable[[float, int], LoopResult]
+Loop = Callable[[float, int], LoopResult]
 """A timed loop: plays whole games for about ``seconds`` from ``seed``."""
 
 
-def play_openspiel(game_string: str, params: dict[str, Any], seconds: float, seed: int) -> LoopResult:
-    """Whole random games of an OpenSpiel game through the pyspiel API, for about ``seconds``."""
+def play_openspiel(
+    game_string: str,
+    params: dict[str, Any],
+    seconds: float,
+    seed: int,
+    *,
+    observed: bool = False,
+    max_games: int | None = None,
+) -> LoopResult:
+    """Whole random games of an OpenSpiel game through the pyspiel API, for about ``seconds``
+    (or ``max_games`` games). ``observed``: each player action first builds the acting player's
+    observation tensor and legal-action mask as numpy arrays, and picks from the mask."""
+    import numpy as np
     import pyspiel
 
     if game_string.startswith("python_american_sniff"):
@@ -58,26 +85,82 @@ def play_openspiel(game_string: str, params: dict[str, Any], seconds: float, see
         import open_spiel.python.games  # noqa: F401  (registers OpenSpiel's Python games)
 
     game = pyspiel.load_game(game_string, params)
-    rng = random.Random(seed)
+    uniform = random.Random(seed).random
+    flatnonzero, asarray, float32, int8 = np.flatnonzero, np.asarray, np.float32, np.int8
     games = actions = chance = 0
     start = time.perf_counter()
     deadline = start + seconds
-    while time.perf_counter() < deadline:
+    while time.perf_counter() < deadline and (max_games is None or games < max_games):
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
                 outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[int(rng.random() * len(outcomes))][0])
+                state.apply_action(outcomes[int(uniform() * len(outcomes))][0])
                 chance += 1
+                continue
+            player = state.current_player()
+            if observed:
+                asarray(state.observation_tensor(player), float32)
+                legal = flatnonzero(asarray(state.legal_actions_mask(player), int8))
+                state.apply_action(int(legal[int(uniform() * len(legal))]))
             else:
-                options = state.legal_actions(state.current_player())
-                state.apply_action(options[int(rng.random() * len(options))])
-                actions += 1
+                options = state.legal_actions(player)
+                state.apply_action(options[int(uniform() * len(options))])
+            actions += 1
         games += 1
     return LoopResult(game_string, games, actions, chance, time.perf_counter() - start)
 
 
-def _openspiel_loops() -> dict[str, Callable[[float, int], LoopResult]]:
+def play_pettingzoo(
+    make: Callable[[], Any], name: str, seconds: float, seed: int, *, max_games: int | None = None
+) -> LoopResult:
+    """Whole episodes of the environment ``make`` builds, through PettingZoo's AEC loop, for about
+    ``seconds`` (or ``max_games`` episodes): game ``g`` is reset with seed ``seed + g`` and picks
+    from ``random.Random(seed + g)``. The finished agents' ``step(None)`` are not counted."""
+    import numpy as np
+
+    flatnonzero = np.flatnonzero
+    games = actions = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline and (max_games is None or games < max_games):
+        environment = make()
+        environment.reset(seed=seed + games)
+        uniform = random.Random(seed + games).random
+        for _ in environment.agent_iter():
+            observation, _, terminated, truncated, _ = environment.last()
+            if terminated or truncated:
+                environment.step(None)
+                continue
+            legal = flatnonzero(observation["action_mask"])
+            environment.step(int(legal[int(uniform() * len(legal))]))
+            actions += 1
+        games += 1
+    return LoopResult(name, games, actions, 0, time.perf_counter() - start)
+
+
+@cache
+def _recorded_moves() -> tuple[tuple[Any, Any], ...]:
+    from benchmarks.playouts import recorded
+
+    return tuple(recorded(4, 60))
+
+
+def call_on_recorded(function: Callable[[Any, Any], object], name: str, seconds: float) -> LoopResult:
+    """``function(state, move)`` over the recorded pairs of 60 random 4-player matches, again and
+    again for about ``seconds``; each call counts as an action, each pass over the pairs a game."""
+    pairs = _recorded_moves()
+    games = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        for state, move in pairs:
+            function(state, move)
+        games += 1
+    return LoopResult(name, games, games * len(pairs), 0, time.perf_counter() - start)
+
+
+def _openspiel_loops() -> dict[str, Loop]:
     return {
         "python_american_sniff (4 players, a round)": lambda s, seed: play_openspiel(
             "python_american_sniff", {"players": 4}, s, seed
@@ -86,10 +169,39 @@ def _openspiel_loops() -> dict[str, Callable[[float, int], LoopResult]]:
     }
 
 
-PARTS: Final[dict[str, Callable[[], dict[str, Callable[[float, int], LoopResult]]]]] = {
+def _pettingzoo_loops() -> dict[str, Loop]:
+    from sniff_rules.pettingzoo import env, raw_env
+
+    raw, wrapped = "sniff_rules.pettingzoo raw_env (4 players, matches)", "sniff_rules.pettingzoo env() (wrapped)"
+    return {
+        raw: lambda s, seed: play_pettingzoo(lambda: raw_env(players=4, scope="match"), raw, s, seed),
+        wrapped: lambda s, seed: play_pettingzoo(lambda: env(players=4, scope="match"), wrapped, s, seed),
+        "python_team_dominoes, observation and mask each action": lambda s, seed: play_openspiel(
+            "python_team_dominoes", {}, s, seed, observed=True
+        ),
+        "python_team_dominoes, bare loop": lambda s, seed: play_openspiel("python_team_dominoes", {}, s, seed),
+    }
+
+
+def _events_loops() -> dict[str, Loop]:
+    from sniff_rules.events import apply_with_events
+    from sniff_rules.moves import apply
+
+    return {
+        "apply_with_events": lambda s, _seed: call_on_recorded(apply_with_events, "apply_with_events", s),
+        "apply": lambda s, _seed: call_on_recorded(apply, "apply", s),
+    }
+
+
+PARTS: Final[dict[str, Callable[[], dict[str, Loop]]]] = {
     "openspiel": _openspiel_loops,
+    "pettingzoo": _pettingzoo_loops,
+    "events": _events_loops,
 }
-"""Each part: its loops, the adapter's first and the peers after it."""
+"""Each part: its loops, the one measured first."""
+
+ALL: Final = ("openspiel", "pettingzoo")
+"""The parts ``--part all`` runs: the two adapters."""
 
 
 def measure(part: str, seconds: float, turns: int, seed: int) -> dict[str, list[LoopResult]]:
@@ -103,26 +215,30 @@ def measure(part: str, seconds: float, turns: int, seed: int) -> dict[str, list[
 
 
 def report(results: dict[str, list[LoopResult]], out: TextIO) -> None:
-    """A table: each loop's median player actions a second, and the adapter's ratio to it."""
+    """A table: each loop's median player actions a second, and the first loop's median over it."""
     medians = {name: statistics.median(r.actions_per_second for r in runs) for name, runs in results.items()}
     first = next(iter(medians))
-    out.write("| loop | games | player actions | chance outcomes | player actions/s (median) | adapter is |\n")
+    out.write(f"| loop | games | player actions | chance outcomes | player actions/s (median) | {first} is |\n")
     out.write("| --- | ---: | ---: | ---: | ---: | ---: |\n")
     for name, runs in results.items():
-        ratio = "—" if name == first else f"{medians[first] / medians[name]:.2f}x faster"
+        ratio = "—" if name == first else f"{medians[first] / medians[name]:.2f}x"
         games, actions, chance = (sum(getattr(r, f) for r in runs) for f in ("games", "actions", "chance"))
         out.write(f"| {name} | {games:,} | {actions:,} | {chance:,} | {medians[name]:,.0f} | {ratio} |\n")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Parse the command line, measure, print the table."""
+    """Parse the command line, measure each part, print its table."""
     parser = argparse.ArgumentParser(prog="python -m benchmarks.adapters", description=__doc__.split("\n")[0])
-    parser.add_argument("--part", choices=sorted(PARTS), required=True)
-    parser.add_argument("--seconds", type=float, default=3.0)
-    parser.add_argument("--turns", type=int, default=3)
+    parser.add_argument("--part", choices=["all", *PARTS], default="all")
+    parser.add_argument("--seconds", type=float, default=3.0, help="about how long each loop runs a turn")
+    parser.add_argument("--turns", type=int, default=3, help="how many times each loop runs, in turn")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    report(measure(args.part, args.seconds, args.turns, args.seed), sys.stdout)
+    parts = ALL if args.part == "all" else (args.part,)
+    print(f"Python {sys.version.split()[0]}, {args.turns} turns of about {args.seconds:g} s a loop, medians:")
+    for part in parts:
+        print(f"\n{part}:\n")
+        report(measure(part, args.seconds, args.turns, args.seed), sys.stdout)
     return 0
 
 

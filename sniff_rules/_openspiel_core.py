@@ -13,13 +13,14 @@ from typing import Final, TypeAlias
 
 import attrs
 
+from sniff_rules._fast import constructor
 from sniff_rules._turn_problems import MAX_SIDE_DEDUCTION
-from sniff_rules.actions import DRAW_ACTION, move_of
+from sniff_rules.actions import DRAW_ACTION, PASS_ACTION, move_of
 from sniff_rules.errors import IllegalMoveError, InvalidRulesError
 from sniff_rules.moves import Draw, apply, legal_moves
 from sniff_rules.rules import Rules
 from sniff_rules.state import Phase, State, new_match, next_round
-from sniff_rules.tiles import DOUBLE_SIX, TILE_COUNT, tile_indices_of
+from sniff_rules.tiles import DOUBLE_SIX, TILE_COUNT
 
 LOT, DEAL, DRAW, PLAY, OVER = range(5)
 """A core's phase: the lot for the opener, the deal, a draw's tile, a seat to move, the end."""
@@ -42,6 +43,10 @@ class GameShape:
     rules: Rules
     scope: str
     max_rounds: int
+    dealt_tiles: int = attrs.field(
+        init=False, default=attrs.Factory(lambda shape: shape.rules.players * shape.rules.hand_size, takes_self=True)
+    )
+    """The tiles a round deals (SETUP-4), read at every deal node."""
 
     @classmethod
     def of(cls, players: object, scope: object, max_rounds: object) -> GameShape:
@@ -100,10 +105,11 @@ class Core:
     deal; None before the first deal); ``dealt`` the tiles dealt so far this round, seat 0's
     first; ``log`` this round's moves, ``past`` the logs of the rounds before; ``steps`` the
     actions and outcomes applied; ``deal_at`` the step this round's deal began at; ``start``
-    the round as dealt.
+    the round as dealt; ``undealt`` during the deal, the tiles not yet dealt, ascending (the deal
+    node's outcomes, kept so that no deal node counts them again).
     """
 
-    __slots__ = ("deal_at", "dealt", "log", "opener", "past", "phase", "shape", "start", "state", "steps")
+    __slots__ = ("deal_at", "dealt", "log", "opener", "past", "phase", "shape", "start", "state", "steps", "undealt")
 
     def __init__(
         self,
@@ -117,6 +123,7 @@ class Core:
         steps: int,
         deal_at: int,
         start: State | None,
+        undealt: tuple[int, ...] = (),
     ) -> None:
         self.shape = shape
         self.phase = phase
@@ -128,6 +135,7 @@ class Core:
         self.steps = steps
         self.deal_at = deal_at
         self.start = start
+        self.undealt = undealt
 
     def __deepcopy__(self, memo: object) -> Core:
         return self
@@ -141,7 +149,11 @@ class Core:
         return len(self.past) + 1
 
 
-_FIELDS: Final = ("shape", "phase", "state", "opener", "dealt", "log", "past", "steps", "deal_at", "start")
+_FIELDS: Final = ("shape", "phase", "state", "opener", "dealt", "log", "past", "steps", "deal_at", "start", "undealt")
+_EVERY_TILE: Final = tuple(range(TILE_COUNT))
+_PLAYING: Final = Phase.PLAYING
+_construct_state: Final = constructor(State)
+_new_object: Final = object.__new__
 
 
 def initial_core(shape: GameShape) -> Core:
@@ -149,57 +161,132 @@ def initial_core(shape: GameShape) -> Core:
     return Core(shape, LOT, None, -1, (), (), (), 0, 1, None)
 
 
+def _position(
+    shape: GameShape,
+    phase: int,
+    state: State | None,
+    opener: int,
+    dealt: tuple[int, ...],
+    log: tuple[Entry, ...],
+    past: tuple[tuple[Entry, ...], ...],
+    steps: int,
+    deal_at: int,
+    start: State | None,
+    undealt: tuple[int, ...] = (),
+) -> Core:
+    """``Core(...)`` for :func:`advance`, which builds one at every node: the same slots
+    set without ``type.__call__`` and ``__init__``."""
+    core: Core = _new_object(Core)
+    core.shape = shape
+    core.phase = phase
+    core.state = state
+    core.opener = opener
+    core.dealt = dealt
+    core.log = log
+    core.past = past
+    core.steps = steps
+    core.deal_at = deal_at
+    core.start = start
+    core.undealt = undealt
+    return core
+
+
 def advance(core: Core, action: int) -> Core:
     """The position after a seat's action or a chance outcome; an illegal one raises."""
     phase = core.phase
-    steps = core.steps + 1
     if phase == PLAY:
         state: State = core.state  # type: ignore[assignment]
         seat = state.to_move
         if action == DRAW_ACTION:
-            if legal_moves(state) != (Draw(seat),):
+            moves = legal_moves(state)
+            if len(moves) != 1 or type(moves[0]) is not Draw:
                 apply(state, Draw(seat))  # raises, citing the rule that refuses the draw (DRAW-1, DRAW-2)
             log = (*core.log, (seat, action, -1))
-            return Core(core.shape, DRAW, state, core.opener, (), log, core.past, steps, core.deal_at, core.start)
+            return _position(
+                core.shape, DRAW, state, core.opener, (), log, core.past, core.steps + 1, core.deal_at, core.start
+            )
         after = apply(state, move_of(action, seat))
-        log = (*core.log, (seat, action, after.layout.placements[-1].tile.index))
-        return _after_move(core, after, log, steps)
+        log = (*core.log, (seat, action, -1 if action == PASS_ACTION else after.layout.placements[-1].tile.index))
+        if after.phase is _PLAYING:  # the common case of _after_move, without the call
+            return _position(
+                core.shape, PLAY, after, core.opener, (), log, core.past, core.steps + 1, core.deal_at, core.start
+            )
+        return _after_move(core, after, log, core.steps + 1)
+    if phase == DEAL:
+        undealt = core.undealt
+        try:
+            if type(action) is not int:
+                raise ValueError
+            at = undealt.index(action)
+        except ValueError:
+            raise IllegalMoveError("SETUP-5", f"a deal's outcome is a tile not yet dealt, got {action!r:.80}") from None
+        dealt = (*core.dealt, action)
+        rest = undealt[:at] + undealt[at + 1 :]
+        if len(dealt) < core.shape.dealt_tiles:
+            return _position(
+                core.shape,
+                DEAL,
+                core.state,
+                core.opener,
+                dealt,
+                (),
+                core.past,
+                core.steps + 1,
+                core.deal_at,
+                None,
+                rest,
+            )
+        return _dealt(core, dealt + rest)
     if phase == DRAW:
         state = core.state  # type: ignore[assignment]
         boneyard = state.boneyard_ids
-        if type(action) is not int or action not in boneyard:
-            raise IllegalMoveError("DRAW-2", f"a draw's outcome is a boneyard tile, got {action!r:.80}")
-        # The chance outcome decides which tile is on top; the library then draws it.
-        on_top = tile_indices_of((action, *(index for index in boneyard if index != action)))
-        ordered = attrs.evolve(state, boneyard_ids=on_top)
-        after = apply(ordered, Draw(state.to_move))
+        try:
+            if type(action) is not int:
+                raise ValueError
+            at = boneyard.index(action)
+        except ValueError:
+            raise IllegalMoveError("DRAW-2", f"a draw's outcome is a boneyard tile, got {action!r:.80}") from None
+        # The chance outcome decides which tile is on top; the library then draws it. The
+        # boneyard is the same tiles in another order, so the state needs no check again.
+        ordered = _construct_state(
+            state.context,
+            state.phase,
+            state.to_move,
+            state.hand_masks,
+            (boneyard[at], *boneyard[:at], *boneyard[at + 1 :]),
+            state.layout,
+            state.scores,
+            state.drawn,
+            state.winner,
+        )
+        after = apply(ordered, move_of(DRAW_ACTION, state.to_move))
         seat, drew, _ = core.log[-1]
-        return _after_move(core, after, (*core.log[:-1], (seat, drew, action)), steps)
+        log = (*core.log[:-1], (seat, drew, action))
+        if after.phase is _PLAYING:
+            return _position(
+                core.shape, PLAY, after, core.opener, (), log, core.past, core.steps + 1, core.deal_at, core.start
+            )
+        return _after_move(core, after, log, core.steps + 1)
     if phase == LOT:
         if type(action) is not int or not 0 <= action < core.shape.players:
             raise IllegalMoveError("OPEN-1", f"the lot's outcome is a seat, got {action!r:.80}")
-        return Core(core.shape, DEAL, core.state, action, (), (), core.past, steps, core.deal_at, None)
-    if phase == DEAL:
-        return _deal_one(core, action, steps)
+        return _position(
+            core.shape, DEAL, core.state, action, (), (), core.past, core.steps + 1, core.deal_at, None, _EVERY_TILE
+        )
     raise IllegalMoveError("MATCH-2", f"the game is over; {action!r:.80} is refused")
 
 
-def _deal_one(core: Core, action: int, steps: int) -> Core:
-    if type(action) is not int or not 0 <= action < TILE_COUNT or action in core.dealt:
-        raise IllegalMoveError("SETUP-5", f"a deal's outcome is a tile not yet dealt, got {action!r:.80}")
-    dealt = (*core.dealt, action)
+def _dealt(core: Core, order_ids: tuple[int, ...]) -> Core:
+    """The round's first position once every hand is dealt: ``order_ids`` is the deal, then the
+    rest as the boneyard, whose order is decided draw by draw, by chance nodes."""
     rules = core.shape.rules
-    if len(dealt) < rules.players * rules.hand_size:
-        return Core(core.shape, DEAL, core.state, core.opener, dealt, (), core.past, steps, core.deal_at, None)
-    # The rest is the boneyard; its order is decided draw by draw, by chance nodes.
-    rest = tuple(index for index in range(TILE_COUNT) if index not in set(dealt))
-    order = tuple(DOUBLE_SIX[index] for index in dealt + rest)
+    order = tuple([DOUBLE_SIX[index] for index in order_ids])
     previous = core.state
     if previous is None:
         state = new_match(rules, order=order, opener=core.opener)
     else:
         state = next_round(previous, order=order, opener=core.opener)
-    return Core(core.shape, PLAY, state, state.opener, (), (), core.past, steps, core.deal_at, state)
+    return Core(core.shape, PLAY, state, state.opener, (), (), core.past, core.steps + 1, core.deal_at, state)
 
 
 def _after_move(core: Core, after: State, log: tuple[Entry, ...], steps: int) -> Core:
@@ -212,7 +299,9 @@ def _after_move(core: Core, after: State, log: tuple[Entry, ...], steps: int) ->
     finisher = after.last_round.finisher if after.last_round is not None else None
     if finisher is None:
         return Core(shape, LOT, after, -1, (), (), past, steps, steps + 1, None)  # OPEN-2: a lot after a block
-    return Core(shape, DEAL, after, finisher, (), (), past, steps, steps, None)  # OPEN-2: the finisher opens
+    return Core(
+        shape, DEAL, after, finisher, (), (), past, steps, steps, None, _EVERY_TILE
+    )  # OPEN-2: the finisher opens
 
 
 def returns_of(core: Core) -> list[float]:

@@ -37,7 +37,7 @@ contributions=(Contribution(tile=Tile(0, 5), value=0), Contribution(tile=Tile(0,
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final, TypeAlias
+from typing import Any, Final, TypeAlias, TypeVar
 
 import attrs
 
@@ -45,17 +45,18 @@ from sniff_rules._fast import sealed
 from sniff_rules.codec import lot_to_data, settlement_to_data, tiles_to_data
 from sniff_rules.errors import InvalidStateError
 from sniff_rules.jsonio import JsonObject, JsonValue
-from sniff_rules.layout import POINT_VALUE, Contribution, Layout, Placement
+from sniff_rules.layout import POINT_VALUE, PORTS, Contribution, Layout, Placement, Port
 from sniff_rules.moves import Draw, Move, Pass, Place, apply
 from sniff_rules.randomness import LotRound
 from sniff_rules.rules import MAX_PLAYERS, Seat, Side
 from sniff_rules.scoring import Settlement, play_points
 from sniff_rules.state import Phase, RoundResult, State
-from sniff_rules.tiles import DOUBLE_SIX, HIGHEST_PIP, Pip, Tile
+from sniff_rules.tiles import DOUBLE_SIX, HIGHEST_PIP, TILE_COUNT, Pip, Tile
 
 # ---------------------------------------------------------------- field checks
 
 Check: TypeAlias = Callable[[object], bool]
+T = TypeVar("T")
 
 
 def _field(check: Check, expected: str) -> Any:
@@ -115,11 +116,34 @@ def _check_viewer(seat: Seat | None) -> Seat | None:
     return seat
 
 
+def _unchecked(cls: type[T]) -> type[T]:
+    """A constructor of the event class ``cls`` that skips its field checks, for the events
+    :func:`apply_with_events` and ``seen_by`` build from values the library already holds.
+
+    It fills a mutable twin with the same slots and then gives it the class (as
+    :func:`~sniff_rules._fast.fast_frozen` builds the engine's values): attrs' frozen
+    ``__init__`` runs every validator, the tuples' items included. The value is the one
+    ``cls(...)`` would build, equal and hashed alike; ``cls(...)`` itself stays checked.
+    Typed as the class so that mypy checks each call against its fields.
+    """
+    if "__weakref__" in getattr(cls, "__slots__", ("__weakref__",)):
+        raise TypeError(f"{cls.__name__}: a __weakref__ slot keeps the twin's class from being swapped")
+    names = tuple(field.name for field in attrs.fields(cls))  # type: ignore[arg-type]
+    twin = type(f"_Unchecked{cls.__name__}", (), {"__slots__": names})
+    namespace: dict[str, Any] = {"_new_object": object.__new__, "_Twin": twin, "_cls": cls}
+    lines = [f"def build({', '.join(names)}):", "    value = _new_object(_Twin)"]
+    lines += [f"    value.{name} = {name}" for name in names]
+    lines += ["    value.__class__ = _cls", "    return value"]
+    exec("\n".join(lines), namespace)
+    build: type[T] = namespace["build"]
+    return build
+
+
 # ---------------------------------------------------------------- the events
 
 
 @sealed()
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)
 class Dealt:
     """A round was dealt (SETUP-4, SETUP-5): seat ``opener`` leads (OPEN-1, OPEN-2).
 
@@ -157,12 +181,16 @@ class Dealt:
     def seen_by(self, seat: Seat | None) -> Dealt:
         """The deal as ``seat`` sees it: its own hand only; no hand for None (SETUP-6)."""
         viewer = _check_viewer(seat)
-        hands = tuple(hand if index == viewer else None for index, hand in enumerate(self.hands))
-        return self if hands == self.hands else attrs.evolve(self, hands=hands)
+        hands = tuple([hand if index == viewer else None for index, hand in enumerate(self.hands)])
+        if hands == self.hands:
+            return self
+        return _new_dealt(
+            self.round_number, self.opener, self.lot, self.hand_size, self.boneyard_size, hands, self.scores
+        )
 
 
 @sealed()
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)
 class Placed:
     """Seat ``seat`` placed a tile (PLACE-1..3, OPEN-3): the end count after it
     (COUNT-1..4), the contributions counted, the points it scored (POINTS-1)
@@ -189,7 +217,7 @@ class Placed:
 
 
 @sealed()
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)
 class Drew:
     """Seat ``seat``, able to place nothing, drew a tile (DRAW-1, DRAW-2).
 
@@ -209,11 +237,11 @@ class Drew:
         """The draw as ``seat`` sees it: the tile only for the drawer (SETUP-6)."""
         if _check_viewer(seat) == self.seat or self.tile is None:
             return self
-        return attrs.evolve(self, tile=None)
+        return _new_drew(self.seat, None, self.must_place, self.open_values)
 
 
 @sealed()
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)
 class Passed:
     """Seat ``seat`` passed, able to place nothing with the boneyard empty (PASS-1).
 
@@ -231,7 +259,7 @@ class Passed:
 
 
 @sealed()
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)
 class RoundEnded:
     """Round ``round_number`` ended, played out by ``finisher`` (END-1) or blocked
     (None, BLOCK-1), and was settled (SETTLE-1..4).
@@ -265,7 +293,7 @@ class RoundEnded:
 
 
 @sealed()
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)
 class MatchWon:
     """Side ``side`` reached its target with seat ``seat``'s ``placement`` in
     round ``round_number`` and won the match, mid-round included (MATCH-1).
@@ -293,6 +321,13 @@ Event: TypeAlias = Dealt | Placed | Drew | Passed | RoundEnded | MatchWon
 EVENT_TYPES: Final = (Dealt, Placed, Drew, Passed, RoundEnded, MatchWon)
 """Every event class, in the order a round meets them."""
 
+_new_dealt: Final = _unchecked(Dealt)
+_new_placed: Final = _unchecked(Placed)
+_new_drew: Final = _unchecked(Drew)
+_new_passed: Final = _unchecked(Passed)
+_new_round_ended: Final = _unchecked(RoundEnded)
+_new_match_won: Final = _unchecked(MatchWon)
+
 
 def seen_by(events: tuple[Event, ...], seat: Seat | None) -> tuple[Event, ...]:
     """Each of ``events`` as ``seat`` sees it (None: what every seat sees alike).
@@ -309,6 +344,34 @@ def seen_by(events: tuple[Event, ...], seat: Seat | None) -> tuple[Event, ...]:
 
 
 # ---------------------------------------------------------------- applying a move
+
+
+def _term_of_point(point_id: int) -> Contribution:
+    """What open point ``point_id`` adds to the end count; a double's two long sides, one
+    term between them (COUNT-2). :attr:`Layout.contributions` is the reference
+    (``tests/test_events.py`` checks the two agree)."""
+    index, port = divmod(point_id, PORTS)
+    tile = DOUBLE_SIX[index]
+    if port in (Port.CHAIN_A, Port.CHAIN_B):
+        return _DOUBLE_TERMS[index]
+    return Contribution(tile, POINT_VALUE[point_id])
+
+
+_DOUBLE_TERMS: Final = tuple(Contribution(tile, 2 * tile.low) for tile in DOUBLE_SIX)
+_TERMS: Final = tuple(_term_of_point(point_id) for point_id in range(TILE_COUNT * PORTS))
+
+
+def _contributions(layout: Layout) -> tuple[Contribution, ...]:
+    """:attr:`Layout.contributions` from shared terms, built once per open point."""
+    terms: list[Contribution] = []
+    previous = None
+    for point_id in layout.open_point_ids:
+        term = _TERMS[point_id]
+        # A double's long sides are adjacent ids (the ids are sorted) and share one term.
+        if term is not previous:
+            terms.append(term)
+            previous = term
+    return tuple(terms)
 
 
 def _open_values(layout: Layout) -> tuple[Pip, ...]:
@@ -345,18 +408,18 @@ def _events_of(before: State, move: Move, after: State) -> tuple[Event, ...]:
         scores = list(before.scores)
         scores[before.rules.side_of(seat)] += points
         placement = layout.placements[-1]
-        placed = Placed(seat, placement, layout.end_count, points, layout.contributions, tuple(scores))
+        placed = _new_placed(seat, placement, layout.end_count, points, _contributions(layout), tuple(scores))
         if after.phase is Phase.MATCH_OVER:
             assert after.winner is not None
-            won = MatchWon(before.round_number, after.winner, seat, placement, after.scores, after.hands)
+            won = _new_match_won(before.round_number, after.winner, seat, placement, after.scores, after.hands)
             return placed, won
         return (placed, *_round_end(after, tuple(scores)))
     if type(move) is Draw:
         tile = DOUBLE_SIX[before.boneyard_ids[0]]
-        drew = Drew(seat, tile, after.drawn >= 0, _open_values(before.layout))
+        drew = _new_drew(seat, tile, after.drawn >= 0, _open_values(before.layout))
         return (drew, *_round_end(after, before.scores))
     assert type(move) is Pass
-    return (Passed(seat, _open_values(before.layout)),)
+    return (_new_passed(seat, _open_values(before.layout)),)
 
 
 def _round_end(after: State, scores_before: tuple[int, ...]) -> tuple[RoundEnded, ...]:
@@ -365,7 +428,9 @@ def _round_end(after: State, scores_before: tuple[int, ...]) -> tuple[RoundEnded
     result = after.last_round
     assert result is not None
     return (
-        RoundEnded(result.round_number, result.finisher, result.hands, result.settlement, scores_before, after.scores),
+        _new_round_ended(
+            result.round_number, result.finisher, result.hands, result.settlement, scores_before, after.scores
+        ),
     )
 
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from itertools import pairwise
-from typing import Final
+from typing import Final, TypeAlias
 
 import attrs
 
@@ -209,27 +209,48 @@ class RoundLog:
         """
         if type(seat) is not int or not 0 <= seat < self.players:
             raise InvalidStateError("SETUP-2", f"seats run 0..{self.players - 1}, got {seat!r}")
-        lacked: set[Pip] = set()
-        turn: set[Pip] | None = None
-        kept = False
+        lack = NO_LACK
         for event in self.events:
-            if type(event) is Drew or type(event) is Passed:
-                if event.seat != seat:
-                    continue
-                if turn is None:
-                    turn, kept = set(event.open_values), False
-                if type(event) is Drew and not event.must_place:
-                    kept = True
-                if type(event) is Passed:
-                    lacked, turn = _after_turn(lacked, turn, kept), None
-            elif type(event) is Placed and event.seat == seat and turn is not None:
-                lacked, turn = _after_turn(lacked, turn, kept), None
-        if turn is not None:
-            lacked = _after_turn(lacked, turn, kept)
-        return tuple(sorted(lacked))
+            if type(event) in _LACK_EVENTS and event.seat == seat:  # type: ignore[union-attr]
+                lack = lack_after(lack, event)  # type: ignore[arg-type]
+        return lacking_values(lack)
 
 
-def _after_turn(lacked: set[Pip], turn: set[Pip], kept: bool) -> set[Pip]:
+Lack: TypeAlias = tuple[frozenset[Pip], frozenset[Pip] | None, bool]
+"""What :meth:`RoundLog.lacking` folds over one seat's events: the values lacked before
+the seat's current turn, the values open at that turn's first draw or pass (None outside
+such a turn), and whether the turn kept a drawn tile."""
+
+NO_LACK: Final[Lack] = (frozenset(), None, False)
+"""A seat's :data:`Lack` before any of its draws or passes."""
+
+_LACK_EVENTS: Final = (Drew, Passed, Placed)
+
+
+def lack_after(lack: Lack, event: Drew | Passed | Placed) -> Lack:
+    """The seat's :data:`Lack` after ``event``, one of its own draws, passes or placements.
+
+    :meth:`RoundLog.lacking` is this fold over a log; a caller that sees a round one event
+    at a time (an environment) keeps each seat's :data:`Lack` instead of replaying the log.
+    """
+    lacked, turn, kept = lack
+    kind = type(event)
+    if kind is Placed:
+        return lack if turn is None else (_after_turn(lacked, turn, kept), None, False)
+    if turn is None:
+        turn, kept = frozenset(event.open_values), False  # type: ignore[union-attr]
+    if kind is Passed:
+        return (_after_turn(lacked, turn, kept), None, False)
+    return (lacked, turn, kept or not event.must_place)  # type: ignore[union-attr]
+
+
+def lacking_values(lack: Lack) -> tuple[Pip, ...]:
+    """The values a seat's hand lacks, given its :data:`Lack` (see :meth:`RoundLog.lacking`)."""
+    lacked, turn, kept = lack
+    return tuple(sorted(lacked if turn is None else _after_turn(lacked, turn, kept)))
+
+
+def _after_turn(lacked: frozenset[Pip], turn: frozenset[Pip], kept: bool) -> frozenset[Pip]:
     """What a hand lacks after a turn that drew or passed with ``turn`` open."""
     return turn if kept else lacked | turn
 

@@ -81,6 +81,12 @@ _TERMINAL: Final = int(pyspiel.PlayerId.TERMINAL)
 _CHANCE: Final = int(pyspiel.PlayerId.CHANCE)
 _CHANCE_PHASES: Final = frozenset((LOT, DEAL, DRAW))
 _DEFAULTS: Final = {"players": 2, "scope": "round", "max_rounds": 20}
+_OUTCOME_PAIRS: Final = (
+    (),
+    *(tuple((outcome, 1.0 / count) for outcome in range(TILE_COUNT)) for count in range(1, TILE_COUNT + 1)),
+)
+"""``_OUTCOME_PAIRS[n][i]``: outcome ``i`` of a chance node with ``n`` outcomes, all equally
+likely, as OpenSpiel takes it; built once, so that a node only picks its pairs."""
 
 GAME_TYPE: Final = pyspiel.GameType(
     short_name=GAME_NAME,
@@ -191,17 +197,16 @@ class AmericanSniffState(pyspiel.State):  # type: ignore[misc]
         """Each outcome of this chance node, all equally likely."""
         core = self.core
         phase = core.phase
-        if phase == LOT:
-            outcomes: list[int] = list(range(core.shape.players))
-        elif phase == DEAL:
-            dealt = set(core.dealt)
-            outcomes = [index for index in range(TILE_COUNT) if index not in dealt]
+        if phase == DEAL:
+            outcomes: tuple[int, ...] = core.undealt
         elif phase == DRAW:
-            outcomes = list(core.state.boneyard_ids)  # type: ignore[union-attr]
+            outcomes = core.state.boneyard_ids  # type: ignore[union-attr]
+        elif phase == LOT:
+            outcomes = tuple(range(core.shape.players))
         else:
             raise InvalidStateError("TURN-1", "chance outcomes are asked of a chance node")
-        chance = 1.0 / len(outcomes)
-        return [(outcome, chance) for outcome in outcomes]
+        pairs = _OUTCOME_PAIRS[len(outcomes)]
+        return [pairs[outcome] for outcome in outcomes]
 
     def _apply_action(self, action: int) -> None:
         """Apply a seat's action or a chance outcome; an illegal one raises and changes nothing."""

@@ -71,19 +71,19 @@ own hand, the others face down); ``"human"`` prints it after every step.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final, TypeAlias
+from typing import Any, Final, TypeAlias, cast
 
 from sniff_rules import actions
 from sniff_rules.errors import InvalidMoveError, InvalidRulesError
-from sniff_rules.events import Dealt, Event, Placed, apply_with_events
-from sniff_rules.history import RoundLog
+from sniff_rules.events import Dealt, Drew, Event, Passed, Placed, apply_with_events
+from sniff_rules.history import NO_LACK, Lack, RoundLog, lack_after, lacking_values
 from sniff_rules.layout import Contribution, Layout
 from sniff_rules.randomness import RandomSource, SplitMix64, draw_below
 from sniff_rules.rules import PLAYER_COUNTS, Rules, Seat, side_of_seat
 from sniff_rules.state import Phase, State, new_match, next_round
 from sniff_rules.text import text
 from sniff_rules.tiles import HIGHEST_PIP, TILE_COUNT, TILE_PIPS, indices_of_mask
-from sniff_rules.view import Observation, SeatView, observe, seat_view
+from sniff_rules.view import Observation, SeatView, seat_view
 
 try:
     import gymnasium
@@ -225,6 +225,45 @@ def _encode(
     return vector
 
 
+def _encode_state(
+    shape: ObservationShape,
+    state: State,
+    seat: Seat,
+    lacking: Sequence[Sequence[int]],
+    base: NDArray[np.int32],
+) -> NDArray[np.int32]:
+    """:func:`_encode` of ``observe(state, seat)``, read from the state's own fields: the seat's
+    hand and its drawn tile on its turn, the sizes, the scores; ``base`` holds
+    :func:`_table_part` of the layout in place and zeros elsewhere."""
+    seats = shape.rotations[seat]
+    vector = base.copy()
+    ones: list[int] = list(indices_of_mask(state.hand_masks[seat]))
+    own_turn = seat == state.to_move and state.phase is Phase.PLAYING
+    if own_turn and state.drawn >= 0:
+        ones.append(shape.drawn + state.drawn)
+    lacking_at = shape.lacking
+    for other in seats:
+        ones += [lacking_at + value for value in lacking[other]]
+        lacking_at += _VALUES
+    ones.append(shape.to_move + seats.index(state.to_move))
+    vector[ones] = 1
+    masks, scores = state.hand_masks, state.scores
+    vector[shape.hand_sizes : shape.lacking] = [
+        *[masks[other].bit_count() for other in seats],
+        len(state.boneyard_ids),
+        *[scores[side] for side in shape.side_rotations[seat]],
+    ]
+    return vector
+
+
+def _state_mask(state: State, seat: Seat) -> NDArray[np.int8]:
+    """:func:`_mask` of ``observe(state, seat)``: the legal actions, on the seat's own turn only."""
+    mask = np.zeros(NUM_ACTIONS, np.int8)
+    if seat == state.to_move and state.phase is Phase.PLAYING:
+        mask[list(actions.legal_actions(state))] = 1
+    return mask
+
+
 def _mask(view: Observation | SeatView) -> NDArray[np.int8]:
     mask = np.zeros(NUM_ACTIONS, np.int8)
     moves = view.legal_moves
@@ -237,9 +276,11 @@ def observation_of(state: State, events: Sequence[Event], seat: Seat) -> Observe
     """The observation of ``seat``, from :func:`sniff_rules.view.seat_view` of ``state``
     and the round's ``events`` (from its deal on): what the environment gives that agent.
 
-    The environment builds the same arrays more cheaply, from the thin
-    :func:`~sniff_rules.view.observe` and a public log it recomputes only
-    after a draw or a pass; this is the reference it is tested against.
+    The environment builds the same arrays more cheaply, from the state's
+    fields that :func:`~sniff_rules.view.observe` would give the seat and
+    each seat's lacking values folded one event at a time
+    (:func:`~sniff_rules.history.lack_after`); this is the reference it is
+    tested against.
     """
     view = seat_view(state, seat, events)
     shape = ObservationShape(state.rules.players)
@@ -257,7 +298,7 @@ def _lacking_of(public: Sequence[Event], players: int) -> tuple[tuple[int, ...],
 def _observation(
     shape: ObservationShape, view: Observation, lacking: Sequence[Sequence[int]], table_part: NDArray[np.int32]
 ) -> Observed:
-    """The environment's observation dict from the thin view of :func:`~sniff_rules.view.observe`."""
+    """An observation dict from the thin view of :func:`~sniff_rules.view.observe` (the tests' second reference)."""
     return {"observation": _encode(shape, view, lacking, table_part), "action_mask": _mask(view)}
 
 
@@ -313,13 +354,15 @@ class raw_env(pettingzoo.AECEnv[str, Observed, Action]):
         self._source: RandomSource = SplitMix64.from_seed(0)
         self._state = new_match(self.rules, seed=0)
         self._events: list[Event] = []
-        self._public: list[Event] = []
-        self._lacking: tuple[tuple[int, ...], ...] = ((),) * players
+        # Each seat's fold of RoundLog.lacking over the round so far, and its values.
+        self._lacks: list[Lack] = [NO_LACK] * players
+        self._lacking: list[tuple[int, ...]] = [()] * players
         self._actions = 0
         self._start_scores: tuple[int, ...] = self._state.scores
         # Every agent sees the same layout until the next placement: its part of the vector is kept.
         self._table_layout = Layout.EMPTY
-        self._table = _table_part(self.shape, Layout.EMPTY)
+        self._base = np.zeros(self.shape.size, np.int32)
+        self._base[self.shape.table : self.shape.hand_sizes] = _table_part(self.shape, Layout.EMPTY)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The observation space of ``agent``: the dict of its vector and its action mask."""
@@ -362,18 +405,22 @@ class raw_env(pettingzoo.AECEnv[str, Observed, Action]):
         layout = self._state.layout
         if layout is not self._table_layout:
             self._table_layout = layout
-            self._table = _table_part(self.shape, layout, contributions)
+            shape = self.shape
+            self._base[shape.table : shape.hand_sizes] = _table_part(shape, layout, contributions)
 
     def _begin_round(self) -> None:
-        dealt = Dealt.of(self._state)
-        self._events = [dealt]
-        self._public = [dealt.seen_by(None)]
-        self._lacking = ((),) * self.rules.players
+        self._events = [Dealt.of(self._state)]
+        self._lacks = [NO_LACK] * self.rules.players
+        self._lacking = [()] * self.rules.players
         self._start_scores = self._state.scores
 
     def observe(self, agent: str) -> Observed:
         """What ``agent`` sees now: its observation vector and action mask (see the module)."""
-        return _observation(self.shape, observe(self._state, self._seat_of[agent]), self._lacking, self._table)
+        seat, state = self._seat_of[agent], self._state
+        return {
+            "observation": _encode_state(self.shape, state, seat, self._lacking, self._base),
+            "action_mask": _state_mask(state, seat),
+        }
 
     def step(self, action: Action) -> None:
         """The selected agent plays action ``action`` (None once its episode is over).
@@ -390,13 +437,16 @@ class raw_env(pettingzoo.AECEnv[str, Observed, Action]):
         state, happened = apply_with_events(self._state, actions.move_of(int(action), self._seat_of[agent]))
         self._state = state
         self._events += happened
-        self._public += [event.seen_by(None) for event in happened]
         self._actions += 1
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        if type(happened[0]) is not Placed:
-            # What a hand lacks changes only at a draw or a pass (RoundLog.lacking).
-            self._lacking = _lacking_of(self._public, self.rules.players)
+        # The move's own event comes first; it is all that changes what a hand lacks.
+        first = cast("Placed | Drew | Passed", happened[0])
+        seat = first.seat
+        lack = lack_after(self._lacks[seat], first)
+        if lack is not self._lacks[seat]:
+            self._lacks[seat] = lack
+            self._lacking[seat] = lacking_values(lack)
         phase = state.phase
         if phase is Phase.MATCH_OVER or (phase is Phase.ROUND_OVER and self.scope == "round"):
             self._finish()
@@ -406,7 +456,6 @@ class raw_env(pettingzoo.AECEnv[str, Observed, Action]):
                 self._begin_round()
             if self.max_cycles is not None and self._actions >= self.max_cycles * self.rules.players:
                 self.truncations = dict.fromkeys(self.agents, True)
-        first = happened[0]
         self._sync_table(first.contributions if type(first) is Placed and self._state is state else None)
         self.agent_selection = agent_name(self._state.to_move)
         self._accumulate_rewards()

@@ -202,6 +202,39 @@ def test_apply_with_events_refuses_what_apply_refuses(data: st.DataObject, state
     assert (type(by_apply.value), str(by_apply.value)) == (type(by_events.value), str(by_events.value))
 
 
+@given(st.data(), states(max_moves=120))
+def test_events_built_on_the_fast_path_equal_those_the_checked_constructors_build(
+    data: st.DataObject, state: State
+) -> None:
+    """TURN-1 COUNT-2: each event apply_with_events reports is of its class, equal to the same fields through the
+    checked constructor, its contributions the layout's own, and it passes the field checks unchanged."""
+    if state.phase is not Phase.PLAYING:
+        return
+    after, events = apply_with_events(state, data.draw(legal_moves_of(state)))
+    for event in events:
+        fields = attrs.asdict(event, recurse=False)
+        rebuilt = type(event)(**fields)
+        assert (type(rebuilt), rebuilt, hash(rebuilt), repr(rebuilt)) == (type(event), event, hash(event), repr(event))
+        attrs.validate(event)  # raises InvalidStateError on a field the checks refuse
+        if type(event) is Placed:
+            assert after.layout.contributions == event.contributions
+
+
+def test_every_contribution_of_whole_matches_is_the_layouts_own() -> None:
+    """COUNT-1..4: the Placed events of random matches hold exactly Layout.contributions after each placement."""
+    checked = 0
+    for players in (2, 3, 4):
+        for seed in range(6):
+            for step in play_match(
+                new_match(Rules.standard(players), seed=seed), [random_move] * players, SplitMix64.from_seed(seed)
+            ):
+                for event in step.events:
+                    if type(event) is Placed:
+                        assert step.state.layout.contributions == event.contributions
+                        checked += 1
+    assert checked > 500
+
+
 def test_apply_with_events_refuses_a_non_state_as_apply_does() -> None:
     """FORMAT-3: something that is not a State is refused with apply's InvalidStateError."""
     with pytest.raises(InvalidStateError) as caught:

@@ -224,3 +224,65 @@ if __name__ == "__main__":
     # Regenerate the golden playthrough: python tests/test_openspiel.py
     PLAYTHROUGH.parent.mkdir(parents=True, exist_ok=True)
     PLAYTHROUGH.write_text(_playthrough(), encoding="utf-8")
+
+
+@pytest.mark.parametrize("observed", [False, True])
+def test_the_speed_benchmark_counts_the_actions_and_chance_outcomes_it_plays(observed: bool) -> None:
+    """benchmarks.adapters plays whole games through pyspiel and counts each player action and chance outcome once."""
+    from benchmarks.adapters import play_openspiel
+
+    played = play_openspiel("python_american_sniff", {"players": 4}, math.inf, 3, observed=observed, max_games=2)
+    game = pyspiel.load_game("python_american_sniff", {"players": 4})
+    uniform = random.Random(3).random
+    actions = chance = 0
+    for _ in range(2):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            chance += state.is_chance_node()
+            actions += not state.is_chance_node()
+            options = state.legal_actions()
+            pick = options[int(uniform() * len(options))]
+            state.apply_action(pick)
+    assert (2, actions, chance) == (played.games, played.actions, played.chance)
+
+
+def test_a_pass_is_logged_without_a_tile() -> None:
+    """PASS-1: a pass enters the round's log with tile -1, so the history tensor shows no tile for it."""
+    from sniff_rules.actions import PASS_ACTION
+
+    passes = []
+    for state in _random_states(_load(players=4), 40, 5):
+        log = state.core.log
+        if log and log[-1][1] == PASS_ACTION:
+            passes.append(log[-1][2])
+    assert passes
+    assert [-1] * len(passes) == passes
+
+
+@pytest.mark.parametrize("outcome", [3, 28, -1, True, "5", 5.0])
+def test_a_deal_outcome_not_among_the_undealt_tiles_is_refused(outcome: Any) -> None:
+    """SETUP-5: a deal node takes only a tile not yet dealt; any other outcome is refused and changes nothing."""
+    state = _load(players=4).new_initial_state()
+    for action in (0, 3):  # the lot names seat 0, then tile 3 is dealt
+        state.apply_action(action)
+    before = (str(state), state.chance_outcomes())
+    with pytest.raises(SniffError) as refused:
+        state._apply_action(outcome)
+    assert ("SETUP-5", before) == (refused.value.rule, (str(state), state.chance_outcomes()))
+    assert 3 not in [tile for tile, _ in state.chance_outcomes()]
+
+
+def test_a_draw_outcome_not_in_the_boneyard_is_refused() -> None:
+    """DRAW-2: a draw's chance node takes only a boneyard tile; any other outcome is refused and changes nothing."""
+    from sniff_rules._openspiel_core import DRAW
+
+    state = next(s for s in _random_states(_load(players=2), 20, 8) if s.core.phase == DRAW)
+    boneyard = [tile for tile, _ in state.chance_outcomes()]
+    held = next(index for index in range(28) if index not in boneyard)
+    before = str(state)
+    for outcome in (held, 28, -1, True, str(boneyard[0]), float(boneyard[0])):
+        with pytest.raises(SniffError) as refused:
+            state._apply_action(outcome)
+        assert ("DRAW-2", before) == (refused.value.rule, str(state))
+    state.apply_action(boneyard[-1])
+    assert boneyard[-1] == state.core.log[-1][2]

@@ -187,6 +187,19 @@ def test_observations_equal_those_built_from_the_complete_seat_view(players: int
 
 
 @pytest.mark.parametrize("players", PLAYERS)
+def test_the_lacking_values_kept_step_by_step_are_those_of_the_rounds_log(players: int) -> None:
+    """DRAW-1 PASS-1: after every step, each seat's lacking values, folded event by event, equal
+    RoundLog.lacking of the round's public log rebuilt from its events."""
+    seen = 0
+    for seed in range(3):
+        for environment, _state, events in history_states(players, seed, 1):
+            public = [event.seen_by(None) for event in events]
+            assert list(_lacking_of(public, players)) == environment._lacking
+            seen += any(environment._lacking)
+    assert seen > 10
+
+
+@pytest.mark.parametrize("players", PLAYERS)
 def test_observations_do_not_change_when_the_hidden_tiles_are_dealt_again(players: int) -> None:
     """Re-dealing every tile a seat cannot see (DealSampler) leaves its observation unchanged:
     no other hand, no boneyard order, no random source reaches it (SETUP-6)."""
@@ -324,10 +337,10 @@ def test_a_refused_action_ends_the_learners_episode_with_minus_one() -> None:
 
 
 def test_the_speed_benchmark_counts_the_actions_of_the_match_it_plays() -> None:
-    """benchmarks.pettingzoo_speed counts every agent action of a match, none of the finished agents' steps."""
-    from benchmarks.pettingzoo_speed import _sniff_rules
+    """benchmarks.adapters --part pettingzoo counts every agent action of a match, no finished agent's step."""
+    from benchmarks.adapters import play_pettingzoo
 
     environment = raw_env(players=4, scope="match")
     expected = sum(1 for agent in play(environment, 6) if not environment.terminations[agent])
-    counted, _ = _sniff_rules(lambda: raw_env(players=4, scope="match"))(1, 6)
-    assert expected == counted
+    played = play_pettingzoo(lambda: raw_env(players=4, scope="match"), "raw_env", float("inf"), 6, max_games=1)
+    assert (1, expected, 0) == (played.games, played.actions, played.chance)
