@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
-from benchmarks.bots import play_one, wilson
+from benchmarks.bots import play_one
 from sniff_rules import (
     IllegalMoveError,
     InvalidStateError,
@@ -23,6 +23,7 @@ from sniff_rules.driver import Step, play_match
 from sniff_rules.events import Dealt, Event
 from sniff_rules.sampler import DealSampler
 from sniff_rules.search import SearchBot, playout_value
+from sniff_rules.simulate import wilson
 from sniff_rules.view import SeatView, present_seat_view, seat_view
 
 FairBot = Callable[[SeatView, RandomSource], tuple[Move, RandomSource]]
