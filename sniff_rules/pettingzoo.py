@@ -60,16 +60,22 @@ to move               players         1 for the seat to move, relative
 
 **Seeding**: ``reset(seed=n)`` starts the environment's own random source,
 :class:`~sniff_rules.randomness.SplitMix64` from ``n``, and ``reset()``
-goes on from it, so that a run of resets is one reproducible stream
-(from seed 0 when no seed was ever given). No global random is used.
+goes on from it, so that a run of resets is one reproducible stream. As
+Gymnasium does, a first ``reset()`` with no seed takes a fresh one from the
+operating system's entropy, so that parallel workers play different
+matches; it is kept in :attr:`raw_env.stream_seed`, so the run replays from
+``reset(seed=env.stream_seed)``. No global random is used.
 
 **Rendering**: ``render_mode="ansi"`` makes :meth:`raw_env.render` return
 the selected agent's seat view drawn by :func:`sniff_rules.text.text` (its
-own hand, the others face down); ``"human"`` prints it after every step.
+own hand, the others face down); ``"human"`` prints it after every step
+and on :meth:`raw_env.render`, which then returns None, as PettingZoo's
+human mode does.
 """
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Sequence
 from typing import Any, Final, TypeAlias, cast
 
@@ -351,6 +357,8 @@ class raw_env(pettingzoo.AECEnv[str, Observed, Action]):
             agent: spaces.Dict({"observation": observation, "action_mask": mask}) for agent in self.possible_agents
         }
         self.action_spaces = {agent: spaces.Discrete(NUM_ACTIONS) for agent in self.possible_agents}
+        self.stream_seed: int | None = None
+        """The seed of the random source the matches are dealt from; None before the first reset."""
         self._source: RandomSource = SplitMix64.from_seed(0)
         self._state = new_match(self.rules, seed=0)
         self._events: list[Event] = []
@@ -385,8 +393,9 @@ class raw_env(pettingzoo.AECEnv[str, Observed, Action]):
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new match; ``seed`` restarts the environment's random source (see the module)."""
-        if seed is not None:
-            self._source = SplitMix64.from_seed(int(seed))
+        if seed is not None or self.stream_seed is None:
+            self.stream_seed = secrets.randbits(64) if seed is None else int(seed)
+            self._source = SplitMix64.from_seed(self.stream_seed)
         match_seed, self._source = draw_below(self._source, 1 << 63)
         self._state = new_match(self.rules, seed=match_seed)
         self._begin_round()
@@ -460,7 +469,7 @@ class raw_env(pettingzoo.AECEnv[str, Observed, Action]):
         self.agent_selection = agent_name(self._state.to_move)
         self._accumulate_rewards()
         if self.render_mode == "human":
-            print(self.render())
+            print(self._picture())
 
     def _finish(self) -> None:
         """Every agent's episode ends; the rewards of the module's docstring."""
@@ -478,10 +487,17 @@ class raw_env(pettingzoo.AECEnv[str, Observed, Action]):
         self.terminations = dict.fromkeys(self.agents, True)
 
     def render(self) -> str | None:
-        """The selected agent's seat view as text (``ansi`` and ``human``); None and a warning without a mode."""
+        """The selected agent's seat view as text in ``ansi`` mode; printed, and None, in ``human`` mode;
+        None and a warning without a mode."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render_mode: give 'ansi' or 'human'")
             return None
+        if self.render_mode == "human":
+            print(self._picture())
+            return None
+        return self._picture()
+
+    def _picture(self) -> str:
         return text(seat_view(self._state, self._seat_of[self.agent_selection], self._events), width=RENDER_WIDTH)
 
     def close(self) -> None:
