@@ -44,6 +44,7 @@ try:
     from starlette.requests import Request
     from starlette.responses import JSONResponse, Response
     from starlette.routing import Route, WebSocketRoute
+    from starlette.types import ASGIApp, Message, Receive, Scope, Send
     from starlette.websockets import WebSocket, WebSocketDisconnect
 except ModuleNotFoundError as missing:  # pragma: no cover - the extra is installed wherever the tests run
     raise ModuleNotFoundError(
@@ -127,8 +128,54 @@ class _Session:
         self.notify()
 
 
+_REFUSAL_BODY_LIMIT: Final = 4096
+"""The most of a plain-text refusal's body kept for its JSON message."""
+
+
+class JsonRefusals:
+    """ASGI middleware: a plain-text refusal from the framework (a foreign ``Host``, an unknown
+    path, a method not served) is sent as this server's JSON error instead, so that every
+    refusal a client gets reads alike: ``{"error", "message", "rule"}``."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        held: dict[str, Any] = {}
+
+        async def send_json_refusals(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = dict(message.get("headers", []))
+                kind = headers.get(b"content-type", b"")
+                if message["status"] >= 400 and kind.startswith(b"text/plain"):
+                    held["start"] = message
+                    held["body"] = b""
+                    return
+            elif "start" in held and message["type"] == "http.response.body":
+                held["body"] = (held["body"] + message.get("body", b""))[:_REFUSAL_BODY_LIMIT]
+                if message.get("more_body", False):
+                    return
+                status = held["start"]["status"]
+                text = held["body"].decode("utf-8", "replace").strip() or "refused"
+                error = WebError(status, "host" if text == "Invalid host header" else f"http-{status}", text)
+                await _refusal(error)(scope, receive, send)
+                return
+            await send(message)
+
+        await self.app(scope, receive, send_json_refusals)
+
+
 def _refusal(error: WebError) -> JSONResponse:
     return JSONResponse(error.to_data(), status_code=error.status, headers={"cache-control": "no-store"})
+
+
+def _refuse_unknown_keys(data: Mapping[str, JsonValue], known: set[str]) -> None:
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise WebError(400, "bad-request", f"unknown keys in the body: {', '.join(unknown)[:100]}")
 
 
 async def _json_body(request: Request) -> Mapping[str, JsonValue]:
@@ -249,6 +296,7 @@ def create_app(
     @refusing
     async def create(request: Request) -> Response:
         data = await _json_body(request)
+        _refuse_unknown_keys(data, {"seats"})
         kinds = tuple(
             _read(lambda: [json_str(kind, "seats[]") for kind in json_array(_field(data, "seats"), "seats", 4)])
         )
@@ -273,9 +321,7 @@ def create_app(
         text = _read(lambda: json_str(_field(data, "move"), "move"))
         version = _read(lambda: json_int(_field(data, "version"), "version"))
         seat = _read(lambda: json_int(data["seat"], "seat")) if "seat" in data else None
-        unknown = sorted(set(data) - {"move", "version", "seat"})
-        if unknown:
-            raise WebError(400, "bad-request", f"unknown keys in the body: {', '.join(unknown)[:100]}")
+        _refuse_unknown_keys(data, {"move", "version", "seat"})
         session.table.play(text, version, seat)
         session.notify()
         return answer(session)
@@ -284,6 +330,7 @@ def create_app(
     async def deal(request: Request) -> Response:
         session = session_of(request)
         data = await _json_body(request)
+        _refuse_unknown_keys(data, {"version"})
         session.table.deal_next_round(_read(lambda: json_int(_field(data, "version"), "version")))
         session.notify()
         return answer(session)
@@ -335,7 +382,7 @@ def create_app(
             Route("/api/session", end, methods=["DELETE"]),
             WebSocketRoute("/api/updates", updates),
         ],
-        middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))],
+        middleware=[Middleware(JsonRefusals), Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))],
         lifespan=lifespan,
     )
     app.state.sessions = store  # for the operator and the tests; never sent to a page

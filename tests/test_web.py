@@ -340,12 +340,33 @@ def test_a_foreign_host_header_is_refused() -> None:
         assert 200 == client.get("/").status_code
         for path in ("/", "/app.js", "/api/snapshot"):
             answer = client.get(path, headers={"host": "attacker.example"})
-            assert 400 == answer.status_code
+            assert (400, "host") == (answer.status_code, answer.json()["error"])
             assert "Sniff" not in answer.text
         answer = client.post(
             "/api/sessions", headers={"host": "attacker.example"}, json={"seats": ["person", "greedy"]}
         )
         assert 400 == answer.status_code
+        assert 0 == len(client.app.state.sessions)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "status"),
+    [("GET", "/no-such-page", 404), ("DELETE", "/api/move", 405), ("PUT", "/api/sessions", 405)],
+)
+def test_every_refusal_of_the_framework_is_json_too(method: str, path: str, status: int) -> None:
+    """An unknown path or a method not served is refused with the same JSON error as the API's own refusals."""
+    with client_of() as client:
+        answer = client.request(method, path)
+        assert (status, f"http-{status}") == (answer.status_code, answer.json()["error"])
+        assert {"error", "message", "rule"} == set(answer.json())
+
+
+def test_unknown_keys_are_refused_when_a_session_is_made() -> None:
+    """A body with keys the API does not read is refused, and no session is made."""
+    with client_of() as client:
+        answer = client.post("/api/sessions", json={"seats": ["person", "greedy"], "colour": "red"})
+        assert (400, "bad-request") == (answer.status_code, answer.json()["error"])
+        assert "colour" in answer.json()["message"]
         assert 0 == len(client.app.state.sessions)  # type: ignore[attr-defined]
 
 

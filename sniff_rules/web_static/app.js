@@ -20,7 +20,8 @@ async function api(method, path, body) {
   const headers = { "content-type": "application/json" };
   if (session) headers["x-sniff-session"] = session;
   const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const data = await response.json();
+  // Every refusal of the server is JSON; anything else (a proxy's page, a dropped connection) still gets a message.
+  const data = await response.json().catch(() => ({ message: `the server answered ${response.status} ${response.statusText}` }));
   if (!response.ok) throw Object.assign(new Error(data.message || response.statusText), { data, status: response.status });
   return data;
 }
