@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import sys
 import time
@@ -212,7 +213,11 @@ def play_command(args: argparse.Namespace, read: TextIO, out: TextIO) -> int:
     from sniff_rules.narration import COLOUR, PLAIN, colour_wanted, unicode_ok
     from sniff_rules.terminal_game import GameSettings, Session, bots_for_seats
 
-    rules = _rules(args.players, args.target)
+    try:
+        rules = _rules(args.players, args.target)
+    except SniffError as refusal:
+        print(f"sniff-rules play: {refusal}", file=sys.stderr)
+        return 2
     if not 0 <= args.seat < rules.players:
         print(f"sniff-rules play: --seat is 0..{rules.players - 1}", file=sys.stderr)
         return 2
@@ -357,6 +362,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     add_serve_parser(commands)
     args = parser.parse_args(argv)
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        # A terminal or pipe that cannot show a character gets a replacement, never a traceback.
+        sys.stdout.reconfigure(errors="replace")
     try:
         if args.command == "play":
             return play_command(args, sys.stdin, sys.stdout)

@@ -12,7 +12,7 @@ terminal, and no ``NO_COLOR`` in the environment, https://no-color.org).
 >>> state = new_match(Rules.standard(2), seed=20)
 >>> state, events = apply_with_events(state, legal_moves(state)[0])
 >>> describe(events[0], Seating.of(state.rules, {1: "greedy"}), PLAIN)
-['seat 1 (greedy) leads [0|5]: count 5, +5. Scores: seat 0 0 · seat 1 (greedy) 5']
+['seat 1 (greedy) leads [0|5]: count 5, +5. Scores: seat 0 0, seat 1 (greedy) 5']
 """
 
 from __future__ import annotations
@@ -112,13 +112,13 @@ class Seating:
         return " and ".join(f"seat {seat}" for seat in seats)
 
     def scores(self, scores: tuple[int, ...], palette: Palette = PLAIN) -> str:
-        """Every score, named: ``you 35 · seat 1 (greedy) 20``."""
+        """Every score, named: ``you 35, seat 1 (greedy) 20`` (ASCII, for any terminal)."""
         parts = []
         for side, score in enumerate(scores):
             text = f"{self.side_name(side)} {score}"
             mine = self.you is not None and self.rules.side_of(self.you) == side
             parts.append(palette.mine(text) if mine else text)
-        return " · ".join(parts)
+        return ", ".join(parts)
 
 
 def tiles_text(tiles: tuple[object, ...]) -> str:

@@ -40,7 +40,8 @@ from sniff_rules.view import MoveOption, SeatView, seat_view
 HELP: Final = """\
 Type one of:
   a number        the move of that number in the list
-  a tile          14, 1-4 or [1|4]: its one legal placement (or the lead)
+  a tile          14, 1-4 or [1|4]: its one legal placement (or the lead);
+                  two digits are a tile when the list is shorter than that number
   a tile and where
                   14 on 46, 14 on 4 (an open value), 1-4 high, [1|4]>[4|6].high
   draw, pass      when no tile of yours fits (draw while the boneyard lasts)
@@ -54,6 +55,16 @@ each uncovered arm). A count that is a multiple of 5 scores that many points
 for the placer's side. The first side to reach the target wins at once."""
 
 GOODBYE: Final = "Goodbye."
+
+
+def _tile_digits(text: str) -> bool:
+    """Whether ``text`` is two pips, a tile as people type it (``14``)."""
+    return len(text) == 2 and all("0" <= digit <= "6" for digit in text)
+
+
+def _list_number(text: str, count: int) -> bool:
+    """Whether ``text`` is the number of one of ``count`` listed moves (ASCII digits only, no leading zero)."""
+    return text.isascii() and text.isdigit() and len(text) <= 3 and not text.startswith("0") and int(text) <= count
 
 
 class _Quit(Exception):
@@ -234,11 +245,12 @@ class Session:
                 if len(moves) == 1:
                     return moves[0]
                 self._say(f"Type a number from 1 to {len(options)}, or a tile; help lists the rest.")
-            elif text.isdigit():
-                if 1 <= int(text) <= len(options):
-                    return moves[int(text) - 1]
-                self._say(self.palette.bad(f"There is no move {text}: the moves are numbered 1 to {len(options)}."))
+            elif _list_number(text, len(options)):
+                return moves[int(text) - 1]
+            elif text.isascii() and text.isdigit() and not _tile_digits(text):
+                self._say(self.palette.bad(f"There is no move {text:.12}: the moves are numbered 1 to {len(options)}."))
             else:
+                # Two pips beyond the list's numbers are a tile: 14 is [1|4].
                 try:
                     return parse_typed_move(text, moves)
                 except SniffError as refusal:

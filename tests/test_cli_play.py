@@ -108,6 +108,50 @@ def test_bad_input_gets_a_message_and_the_prompt_again() -> None:
     assert _final_scores_line(plain.stdout) == _final_scores_line(done.stdout)
 
 
+def test_two_pips_beyond_the_list_are_a_tile_and_odd_digits_are_refused() -> None:
+    """A person leading types a tile as two pips (14 for [1|4]) and it is led; digits that are no move and no
+    tile (a superscript, a huge number) are refused with a message, never a traceback."""
+    seed = next(
+        seed
+        for seed in range(1000)
+        if (state := new_match(Rules(2, 7, TARGET), seed=seed)).to_move == 0
+        and any(tile.low > 0 for tile in state.hand(0))
+    )
+    tile = next(tile for tile in new_match(Rules(2, 7, TARGET), seed=seed).hand(0) if tile.low > 0)
+    done = _play(2, seed, f"\u00b2\n{'9' * 5000}\n{tile.low}{tile.high}\nquit\n")
+    assert 0 == done.returncode, done.stderr
+    assert "Traceback" not in done.stderr
+    assert f"you lead {tile}" in done.stdout
+    assert 1 == done.stdout.count("There is no move 999999999999")
+    assert "Not a move here (FORMAT-1)" in done.stdout
+
+
+def test_an_output_that_cannot_show_unicode_gets_ascii_not_a_traceback() -> None:
+    """An ASCII-only output (a C locale) is drawn in ASCII and the match is played, never a UnicodeEncodeError."""
+    done = subprocess.run(
+        [sys.executable, "-m", "sniff_rules", "play", "--seed", "3", "--target", str(TARGET)],
+        input="1\n" * 2000,
+        capture_output=True,
+        text=True,
+        encoding="ascii",
+        errors="strict",
+        cwd=ROOT,
+        env=_env(PYTHONIOENCODING="ascii"),
+        timeout=60,
+        check=False,
+    )
+    assert (0, "") == (done.returncode, done.stderr)
+    assert "Final scores" in done.stdout
+
+
+def test_a_target_the_rules_refuse_is_a_message_not_a_traceback() -> None:
+    """SETUP-3: play --target 7 names the rule broken and exits 2."""
+    done = _play(2, 1, "", "--target", "7")
+    assert 2 == done.returncode
+    assert "SETUP-3" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
 def test_undo_takes_back_the_last_move_and_the_bots_replies() -> None:
     """undo returns to the person's previous turn; playing the same again reaches the same end."""
     done = _play(2, 11, "1\n1\nundo\n" + "1\n" * 2000)
