@@ -93,6 +93,17 @@ def _check_extent(_instance: object, attribute: attrs.Attribute[int | None], val
         )
 
 
+def _check_both(instance: Bounds, attribute: attrs.Attribute[int | None], value: int | None) -> None:
+    _check_extent(instance, attribute, value)
+    width = instance.half_width
+    if value is not None and width is not None and min(width, value) < FIT_HALF_EXTENT:
+        raise InvalidStateError(
+            "GEOM-6",
+            f"bounds both ways are at least {FIT_HALF_EXTENT} units each, which hold every layout of a round"
+            f" (one way alone may be {MIN_HALF_EXTENT} or more), got {width} by {value}",
+        )
+
+
 @sealed()
 @attrs.frozen
 class Bounds:
@@ -104,7 +115,7 @@ class Bounds:
     """
 
     half_width: int | None = attrs.field(validator=_check_extent)
-    half_height: int | None = attrs.field(validator=_check_extent)
+    half_height: int | None = attrs.field(validator=_check_both)
 
     @classmethod
     def fitting(cls) -> Bounds:

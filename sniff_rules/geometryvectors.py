@@ -55,9 +55,10 @@ CASES: Final[tuple[tuple[str, tuple[str, ...], str, tuple[int | None, int | None
         None,
     ),
     ("a long line runs straight without bounds", ("GEOM-5",), _LONG_LINE, None, None),
-    ("a long line folds in rows", ("GEOM-5", "GEOM-6"), _LONG_LINE, (12, 12), None),
+    ("a long line folds in rows", ("GEOM-5", "GEOM-6"), _LONG_LINE, (12, None), None),
+    ("a long line folds within bounds both ways", ("GEOM-5", "GEOM-6"), _LONG_LINE, (30, 30), None),
     ("a long line in the narrowest bounds", ("GEOM-5", "GEOM-6"), _LONG_LINE, (9, None), None),
-    ("the seed's chain in the narrowest bounds", ("GEOM-5", "GEOM-6"), _SEED_CHAIN, (9, 9), None),
+    ("the seed's chain in the narrowest bounds", ("GEOM-5", "GEOM-6"), _SEED_CHAIN, (None, 9), None),
     ("bounds narrower than 9 units", ("GEOM-6",), "[1|4]", (8, None), "GEOM-6"),
 )
 """(name, cites, layout, (half_width, half_height) or None, the rule refusing the bounds or None)."""

@@ -51,7 +51,7 @@ DEFAULT_COLORS: Final[Mapping[str, str]] = {
 }
 """The colour of each part; ``svg(colors=...)`` overrides any of them by name."""
 
-DEFAULT_BOUNDS: Final = Bounds(22, 22)
+DEFAULT_BOUNDS: Final = Bounds.fitting()
 """The bounds lines fold within in a picture (GEOM-5): about five tiles each way from the centre."""
 
 SCALE: Final = 10

@@ -110,7 +110,7 @@ EXAMPLES: dict[type, Callable[[], Any]] = {
     MatchRecord: lambda: MatchRecord.seeded(Rules.standard(4), 1).with_moves(*(s.move for s in _STEPS[1:4] if s.move)),
     SampledDeal: lambda: DealSampler(seat_view(_DEALT, 0, [Dealt.of(_DEALT)])).sample(SplitMix64.from_seed(1))[0],
     SearchBot: lambda: SearchBot(deals=4),
-    Bounds: lambda: Bounds(20, 12),
+    Bounds: lambda: Bounds(20, None),
     LayoutGeometry: lambda: geometry(_LAYOUT),
     TileGeometry: lambda: geometry(_LAYOUT).tiles[1],
     PointGeometry: lambda: geometry(_LAYOUT).points[0],

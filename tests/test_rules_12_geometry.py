@@ -55,11 +55,9 @@ def round_states(players: int, seed: int) -> tuple[State, ...]:
 
 bounds_choices = st.one_of(
     st.none(),
-    st.builds(
-        Bounds,
-        st.one_of(st.none(), st.integers(MIN_HALF_EXTENT, 40)),
-        st.one_of(st.none(), st.integers(MIN_HALF_EXTENT, 40)),
-    ),
+    st.builds(Bounds, st.integers(MIN_HALF_EXTENT, 40), st.none()),
+    st.builds(Bounds, st.none(), st.integers(MIN_HALF_EXTENT, 40)),
+    st.builds(Bounds, st.integers(FIT_HALF_EXTENT, 40), st.integers(FIT_HALF_EXTENT, 40)),
 )
 
 
@@ -227,6 +225,13 @@ def test_bounds_below_the_minimum_are_refused(extent: object) -> None:
     refusal(InvalidStateError, "GEOM-6", lambda: Bounds(None, extent))  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize(("width", "height"), [(29, 30), (30, 29), (9, 9), (12, 40)])
+def test_bounds_both_ways_below_the_fitting_size_are_refused(width: int, height: int) -> None:
+    """GEOM-6: bounds both ways under 30 units each, which some layout of a round would leave, are refused."""
+    refusal(InvalidStateError, "GEOM-6", lambda: Bounds(width, height))
+    assert Bounds(30, 30) == Bounds.fitting()
+
+
 def test_geometry_refuses_what_is_not_a_layout() -> None:
     """FORMAT-3: geometry draws a Layout with Bounds or None, nothing else."""
     refusal(InvalidStateError, "FORMAT-3", lambda: geometry("[1|4]"))  # type: ignore[arg-type]
@@ -236,11 +241,15 @@ def test_geometry_refuses_what_is_not_a_layout() -> None:
 @settings(max_examples=60, deadline=None)
 @given(st.sampled_from([2, 3, 4]), st.integers(0, 2**32), bounds_choices)
 def test_no_two_tiles_overlap_in_any_state_of_a_round(players: int, seed: int, bounds: Bounds | None) -> None:
-    """GEOM-1 GEOM-5 GEOM-6: over every state of a random whole round, no two tiles overlap in any bounds,
-    and none leaves bounds of half-width and half-height 30."""
+    """GEOM-1 GEOM-5 GEOM-6: over every state of a random whole round, no two tiles overlap and none leaves
+    the bounds, whichever bounds are drawn (one way at any size, both ways from 30), and none leaves the
+    fitting bounds."""
     fitting = Bounds.fitting()
     for state in round_states(players, seed):
-        assert [] == overlapping(geometry(state.layout, bounds=bounds))
+        picture = geometry(state.layout, bounds=bounds)
+        assert [] == overlapping(picture)
+        if bounds is not None:
+            assert [] == outside(picture, bounds)
         assert [] == outside(geometry(state.layout, bounds=fitting), fitting)
     assert FIT_HALF_EXTENT == fitting.half_width == fitting.half_height
 
