@@ -127,9 +127,11 @@ def _tile_svg(
 
 
 def _badge(out: list[str], x: float, y: float, value: int, colors: Mapping[str, str]) -> None:
+    # Two digits (a double's 10 or 12) get a smaller type, so that they stay inside the badge.
+    size = 10 if value < 10 else 8
     out.append(f'<circle cx="{x:g}" cy="{y:g}" r="6" fill="{colors["counted"]}" stroke="{colors["counted_text"]}"/>')
     out.append(
-        f'<text x="{x:g}" y="{y + 3.5:g}" font-family="sans-serif" font-size="10" font-weight="bold" '
+        f'<text x="{x:g}" y="{y + size * 0.35:g}" font-family="sans-serif" font-size="{size}" font-weight="bold" '
         f'text-anchor="middle" fill="{colors["counted_text"]}">{value}</text>'
     )
 
@@ -277,8 +279,9 @@ def svg(
     """``subject`` drawn as SVG ``size`` pixels wide.
 
     ``last`` is the placement highlighted: by default the layout's last,
-    None for none. ``targets_of`` rings the open points where that tile
-    may be attached. ``bounds`` are those the lines fold within (GEOM-5).
+    None for none. ``targets_of`` rings the open points whose value that
+    tile shows, where it would attach; whether the tile may be played now
+    (held, its seat's turn) is the caller's to say, from the legal moves. ``bounds`` are those the lines fold within (GEOM-5).
     """
     if type(size) is not int or not 16 <= size <= 10_000:
         raise InvalidStateError("FORMAT-3", f"size is an int of 16..10000 pixels, got {size!r:.40}")
