@@ -9,6 +9,7 @@ installed; results stay identical to a local run.
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
@@ -27,6 +28,22 @@ class RayMissingError(RayError):
     """Ray is not installed; the message names the extra that installs it."""
 
 
+REACH_SECONDS: float = 10.0
+"""How long a cluster's ``HOST:PORT`` may take to answer before ``--ray`` gives up."""
+
+
+def _check_reachable(address: str) -> None:
+    """Refuse at once a ``HOST:PORT`` (or ``ray://HOST:PORT``) that nothing answers on: Ray itself
+    would go on retrying the connection for minutes."""
+    host, colon, port = address.removeprefix("ray://").rpartition(":")
+    if address in ("auto", "local") or not colon or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=REACH_SECONDS).close()
+    except (OSError, ValueError) as err:
+        raise RayError(f"simulate --ray {address}: nothing answers there ({err})") from None
+
+
 def ray_chunks(work: Callable[[T], R], tasks: list[T], address: str, workers: int) -> Iterator[R]:
     """``work`` of each task, run as Ray tasks and yielded in the tasks' order.
 
@@ -40,6 +57,7 @@ def ray_chunks(work: Callable[[T], R], tasks: list[T], address: str, workers: in
         raise RayMissingError(RAY_MISSING) from None
     import sniff_rules
 
+    _check_reachable(address)
     runtime_env: dict[str, Any] = {"py_modules": [sniff_rules]}
     options: dict[str, Any] = {"runtime_env": runtime_env, "log_to_driver": False, "configure_logging": False}
     try:

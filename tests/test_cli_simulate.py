@@ -5,8 +5,10 @@ from __future__ import annotations
 import io
 import json
 import os
+import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -163,6 +165,19 @@ def test_with_the_cli_extra_progress_is_a_tqdm_bar() -> None:
     progress.close()
     assert "/10 [" in stream.getvalue()
     assert "matches played" not in stream.getvalue()
+
+
+def test_a_ray_address_nothing_answers_on_is_refused_at_once() -> None:
+    """--ray HOST:PORT where nothing listens ends with a message and status 2, not Ray's minutes of retries."""
+    pytest.importorskip("ray", reason="the [ray] extra is not installed")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        closed_port = probe.getsockname()[1]
+    started = time.monotonic()
+    done = _simulate("--players", "2", "--matches", "2", "--ray", f"127.0.0.1:{closed_port}")
+    assert 2 == done.returncode
+    assert "nothing answers there" in done.stderr
+    assert time.monotonic() - started < 30
 
 
 def test_without_ray_the_message_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
