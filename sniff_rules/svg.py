@@ -281,7 +281,8 @@ def svg(
     ``last`` is the placement highlighted: by default the layout's last,
     None for none. ``targets_of`` rings the open points whose value that
     tile shows, where it would attach; whether the tile may be played now
-    (held, its seat's turn) is the caller's to say, from the legal moves. ``bounds`` are those the lines fold within (GEOM-5).
+    (held, its seat's turn) is the caller's to say, from the legal moves.
+    ``bounds`` are those the lines fold within (GEOM-5).
     """
     if type(size) is not int or not 16 <= size <= 10_000:
         raise InvalidStateError("FORMAT-3", f"size is an int of 16..10000 pixels, got {size!r:.40}")
