@@ -9,6 +9,7 @@ outcome through :func:`~sniff_rules.moves.apply`, :func:`~sniff_rules.state.new_
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final, TypeAlias
 
 import attrs
@@ -110,38 +111,24 @@ class Core:
     """
 
     __slots__ = ("deal_at", "dealt", "log", "opener", "past", "phase", "shape", "start", "state", "steps", "undealt")
-
-    def __init__(
-        self,
-        shape: GameShape,
-        phase: int,
-        state: State | None,
-        opener: int,
-        dealt: tuple[int, ...],
-        log: tuple[Entry, ...],
-        past: tuple[tuple[Entry, ...], ...],
-        steps: int,
-        deal_at: int,
-        start: State | None,
-        undealt: tuple[int, ...] = (),
-    ) -> None:
-        self.shape = shape
-        self.phase = phase
-        self.state = state
-        self.opener = opener
-        self.dealt = dealt
-        self.log = log
-        self.past = past
-        self.steps = steps
-        self.deal_at = deal_at
-        self.start = start
-        self.undealt = undealt
+    # Built by make_core alone, which sets every slot.
+    shape: GameShape
+    phase: int
+    state: State | None
+    opener: int
+    dealt: tuple[int, ...]
+    log: tuple[Entry, ...]
+    past: tuple[tuple[Entry, ...], ...]
+    steps: int
+    deal_at: int
+    start: State | None
+    undealt: tuple[int, ...]
 
     def __deepcopy__(self, memo: object) -> Core:
         return self
 
-    def __reduce__(self) -> tuple[type[Core], tuple[object, ...]]:
-        return Core, tuple(getattr(self, name) for name in _FIELDS)
+    def __reduce__(self) -> tuple[Callable[..., Core], tuple[object, ...]]:
+        return make_core, tuple(getattr(self, name) for name in _FIELDS)
 
     @property
     def round_number(self) -> int:
@@ -158,10 +145,10 @@ _new_object: Final = object.__new__
 
 def initial_core(shape: GameShape) -> Core:
     """The position before the first lot."""
-    return Core(shape, LOT, None, -1, (), (), (), 0, 1, None)
+    return make_core(shape, LOT, None, -1, (), (), (), 0, 1, None)
 
 
-def _position(
+def make_core(
     shape: GameShape,
     phase: int,
     state: State | None,
@@ -174,8 +161,8 @@ def _position(
     start: State | None,
     undealt: tuple[int, ...] = (),
 ) -> Core:
-    """``Core(...)`` for :func:`advance`, which builds one at every node: the same slots
-    set without ``type.__call__`` and ``__init__``."""
+    """A :class:`Core` with these fields. :func:`advance` builds one at every node, so the
+    slots are set directly, without ``type.__call__`` and an ``__init__``."""
     core: Core = _new_object(Core)
     core.shape = shape
     core.phase = phase
@@ -202,13 +189,13 @@ def advance(core: Core, action: int) -> Core:
             if len(moves) != 1 or type(moves[0]) is not Draw:
                 apply(state, Draw(seat))  # raises, citing the rule that refuses the draw (DRAW-1, DRAW-2)
             log = (*core.log, (seat, action, -1))
-            return _position(
+            return make_core(
                 core.shape, DRAW, state, core.opener, (), log, core.past, core.steps + 1, core.deal_at, core.start
             )
         after = apply(state, move_of(action, seat))
         log = (*core.log, (seat, action, -1 if action == PASS_ACTION else after.layout.placements[-1].tile.index))
         if after.phase is _PLAYING:  # the common case of _after_move, without the call
-            return _position(
+            return make_core(
                 core.shape, PLAY, after, core.opener, (), log, core.past, core.steps + 1, core.deal_at, core.start
             )
         return _after_move(core, after, log, core.steps + 1)
@@ -223,7 +210,7 @@ def advance(core: Core, action: int) -> Core:
         dealt = (*core.dealt, action)
         rest = undealt[:at] + undealt[at + 1 :]
         if len(dealt) < core.shape.dealt_tiles:
-            return _position(
+            return make_core(
                 core.shape,
                 DEAL,
                 core.state,
@@ -263,14 +250,14 @@ def advance(core: Core, action: int) -> Core:
         seat, drew, _ = core.log[-1]
         log = (*core.log[:-1], (seat, drew, action))
         if after.phase is _PLAYING:
-            return _position(
+            return make_core(
                 core.shape, PLAY, after, core.opener, (), log, core.past, core.steps + 1, core.deal_at, core.start
             )
         return _after_move(core, after, log, core.steps + 1)
     if phase == LOT:
         if type(action) is not int or not 0 <= action < core.shape.players:
             raise IllegalMoveError("OPEN-1", f"the lot's outcome is a seat, got {action!r:.80}")
-        return _position(
+        return make_core(
             core.shape, DEAL, core.state, action, (), (), core.past, core.steps + 1, core.deal_at, None, _EVERY_TILE
         )
     raise IllegalMoveError("MATCH-2", f"the game is over; {action!r:.80} is refused")
@@ -286,20 +273,20 @@ def _dealt(core: Core, order_ids: tuple[int, ...]) -> Core:
         state = new_match(rules, order=order, opener=core.opener)
     else:
         state = next_round(previous, order=order, opener=core.opener)
-    return Core(core.shape, PLAY, state, state.opener, (), (), core.past, core.steps + 1, core.deal_at, state)
+    return make_core(core.shape, PLAY, state, state.opener, (), (), core.past, core.steps + 1, core.deal_at, state)
 
 
 def _after_move(core: Core, after: State, log: tuple[Entry, ...], steps: int) -> Core:
     shape = core.shape
     if after.phase is Phase.PLAYING:
-        return Core(shape, PLAY, after, core.opener, (), log, core.past, steps, core.deal_at, core.start)
+        return make_core(shape, PLAY, after, core.opener, (), log, core.past, steps, core.deal_at, core.start)
     if after.phase is Phase.MATCH_OVER or len(core.past) + 1 >= shape.max_rounds:
-        return Core(shape, OVER, after, core.opener, (), log, core.past, steps, core.deal_at, core.start)
+        return make_core(shape, OVER, after, core.opener, (), log, core.past, steps, core.deal_at, core.start)
     past = (*core.past, log)
     finisher = after.last_round.finisher if after.last_round is not None else None
     if finisher is None:
-        return Core(shape, LOT, after, -1, (), (), past, steps, steps + 1, None)  # OPEN-2: a lot after a block
-    return Core(
+        return make_core(shape, LOT, after, -1, (), (), past, steps, steps + 1, None)  # OPEN-2: a lot after a block
+    return make_core(
         shape, DEAL, after, finisher, (), (), past, steps, steps, None, _EVERY_TILE
     )  # OPEN-2: the finisher opens
 

@@ -113,12 +113,12 @@ def test_a_match_is_won_by_one_side() -> None:
 
 def test_leaders_at_the_round_cap_share_the_win() -> None:
     """Two of three sides level at the cap each get (3 - 2) / (2 * 2) = 1/4, the third -1/2."""
-    from sniff_rules._openspiel_core import OVER, Core, returns_of
+    from sniff_rules._openspiel_core import OVER, make_core, returns_of
 
     state = next(s for s in _random_states(_load(players=3, scope="match", max_rounds=1), 1, 2) if s.is_terminal())
     core = state.core
     level = attrs.evolve(core.state, scores=(-5, 40, 40))
-    ended = Core(core.shape, OVER, level, 0, (), core.log, core.past, core.steps, core.deal_at, core.start)
+    ended = make_core(core.shape, OVER, level, 0, (), core.log, core.past, core.steps, core.deal_at, core.start)
     assert [-0.5, 0.25, 0.25] == returns_of(ended)
 
 
