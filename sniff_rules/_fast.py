@@ -67,6 +67,54 @@ def sealed(factory: Callable[..., Any] | None = None) -> Callable[[type[T]], typ
     return seal
 
 
+def _slotted_fields(cls: type[Any]) -> tuple[Any, ...]:
+    """The attrs fields of ``cls``, if its fixed slots let a mutable twin be swapped into it."""
+    target: Any = cls
+    name = cls.__name__
+    if "__slots__" not in vars(cls):
+        raise TypeError(f"{name}: only a slotted class has the fixed layout the twin copies")
+    if "__weakref__" in target.__slots__:
+        raise TypeError(f"{name}: a __weakref__ slot keeps the twin's class from being swapped")
+    return tuple(attrs.fields(target))
+
+
+def _generated(cls: type[Any]) -> dict[str, Any]:
+    """``construct(...)`` and ``__new__(cls, ...)`` of ``cls``: each fills a mutable twin with the
+    same slots, field by field, then gives it the class, so no ``__init__`` runs."""
+    fields = _slotted_fields(cls)
+    name = cls.__name__
+    names = tuple(field.name for field in fields)
+    twin = type(f"_Mutable{name}", (), {"__slots__": names})
+    namespace: dict[str, Any] = {"_new_object": object.__new__, "_Twin": twin, "_cls": cls}
+    parameters = []
+    for field in fields:
+        if field.default is _NO_DEFAULT:
+            parameters.append(field.name)
+        else:
+            namespace[f"_default_{field.name}"] = field.default
+            parameters.append(f"{field.name}=_default_{field.name}")
+    body = ["    value = _new_object(_Twin)", *(f"    value.{field_name} = {field_name}" for field_name in names)]
+    body += ["    value.__class__ = _cls", "    return value"]
+    signature = ", ".join(parameters)
+    source = [f"def construct({signature}):", *body, f"def __new__(cls, {signature}):", *body]
+    exec("\n".join(source), namespace)
+    construct = namespace["construct"]
+    construct.__qualname__ = construct.__name__ = f"construct_{name}"
+    return namespace
+
+
+def unchecked_constructor(cls: type[T]) -> type[T]:
+    """A constructor of the slotted attrs class ``cls`` that skips attrs' ``__init__``, its
+    validators included: the twin of :func:`fast_frozen`, for a class whose public constructor
+    stays checked while the library builds its values from ones it already holds good.
+
+    The value is the one ``cls(...)`` would build, equal and hashed alike. Typed as the class
+    so that mypy checks each call against the class's fields.
+    """
+    construct: type[T] = _generated(cls)["construct"]
+    return construct
+
+
 def fast_frozen(check: Callable[[Any], None] | None = None) -> Callable[[type[T]], type[T]]:
     """Build an attrs frozen, slotted class through a mutable twin (see the module doc).
 
@@ -78,11 +126,7 @@ def fast_frozen(check: Callable[[Any], None] | None = None) -> Callable[[type[T]
         # Any: mypy cannot type methods added to a class after it is made.
         target: Any = cls
         name = cls.__name__
-        if "__slots__" not in vars(cls):
-            raise TypeError(f"{name}: only a slotted class has the fixed layout the twin copies")
-        if "__weakref__" in target.__slots__:
-            raise TypeError(f"{name}: a __weakref__ slot keeps the twin's class from being swapped")
-        fields = attrs.fields(target)
+        fields = _slotted_fields(cls)
         for field in fields:
             if field.validator is not None or field.converter is not None:
                 raise TypeError(f"{name}.{field.name}: the fast __new__ would skip its validator or converter")
@@ -90,25 +134,9 @@ def fast_frozen(check: Callable[[Any], None] | None = None) -> Callable[[type[T]
                 raise TypeError(f"{name}.{field.name}: the fast __new__ sets every field from an argument")
         if hasattr(cls, "__attrs_post_init__") or hasattr(cls, "__attrs_pre_init__"):
             raise TypeError(f"{name}: the fast __new__ would skip its init hooks")
-        names = tuple(field.name for field in fields)
-        twin = type(f"_Mutable{name}", (), {"__slots__": names})
-        namespace: dict[str, Any] = {"_new_object": object.__new__, "_Twin": twin, "_cls": cls}
-        parameters = []
-        for field in fields:
-            if field.default is _NO_DEFAULT:
-                parameters.append(field.name)
-            else:
-                namespace[f"_default_{field.name}"] = field.default
-                parameters.append(f"{field.name}=_default_{field.name}")
-        body = ["    value = _new_object(_Twin)", *(f"    value.{field_name} = {field_name}" for field_name in names)]
-        body += ["    value.__class__ = _cls", "    return value"]
-        signature = ", ".join(parameters)
-        source = [f"def construct({signature}):", *body, f"def __new__(cls, {signature}):", *body]
-        exec("\n".join(source), namespace)
-        construct = namespace["construct"]
-        construct.__qualname__ = construct.__name__ = f"construct_{name}"
+        namespace = _generated(cls)
         target.__new__ = staticmethod(namespace["__new__"])
-        target._construct = staticmethod(construct)
+        target._construct = staticmethod(namespace["construct"])
         # type.__call__ still runs __init__ after __new__: object's accepts the
         # arguments and does nothing, or ``check`` validates a public call.
         if check is None:

@@ -37,11 +37,11 @@ contributions=(Contribution(tile=Tile(0, 5), value=0), Contribution(tile=Tile(0,
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final, TypeAlias, TypeVar
+from typing import Any, Final, TypeAlias
 
 import attrs
 
-from sniff_rules._fast import sealed
+from sniff_rules._fast import sealed, unchecked_constructor
 from sniff_rules.codec import lot_to_data, settlement_to_data, tiles_to_data
 from sniff_rules.errors import InvalidStateError
 from sniff_rules.jsonio import JsonObject, JsonValue
@@ -56,7 +56,6 @@ from sniff_rules.tiles import DOUBLE_SIX, HIGHEST_PIP, TILE_COUNT, Pip, Tile
 # ---------------------------------------------------------------- field checks
 
 Check: TypeAlias = Callable[[object], bool]
-T = TypeVar("T")
 
 
 def _field(check: Check, expected: str) -> Any:
@@ -114,29 +113,6 @@ def _check_viewer(seat: Seat | None) -> Seat | None:
     if seat is not None and not _is_seat(seat):
         raise InvalidStateError("SETUP-2", f"an event is seen by a seat 0..{MAX_PLAYERS - 1} or None, got {seat!r}")
     return seat
-
-
-def _unchecked(cls: type[T]) -> type[T]:
-    """A constructor of the event class ``cls`` that skips its field checks, for the events
-    :func:`apply_with_events` and ``seen_by`` build from values the library already holds.
-
-    It fills a mutable twin with the same slots and then gives it the class (as
-    :func:`~sniff_rules._fast.fast_frozen` builds the engine's values): attrs' frozen
-    ``__init__`` runs every validator, the tuples' items included. The value is the one
-    ``cls(...)`` would build, equal and hashed alike; ``cls(...)`` itself stays checked.
-    Typed as the class so that mypy checks each call against its fields.
-    """
-    if "__weakref__" in getattr(cls, "__slots__", ("__weakref__",)):
-        raise TypeError(f"{cls.__name__}: a __weakref__ slot keeps the twin's class from being swapped")
-    names = tuple(field.name for field in attrs.fields(cls))  # type: ignore[arg-type]
-    twin = type(f"_Unchecked{cls.__name__}", (), {"__slots__": names})
-    namespace: dict[str, Any] = {"_new_object": object.__new__, "_Twin": twin, "_cls": cls}
-    lines = [f"def build({', '.join(names)}):", "    value = _new_object(_Twin)"]
-    lines += [f"    value.{name} = {name}" for name in names]
-    lines += ["    value.__class__ = _cls", "    return value"]
-    exec("\n".join(lines), namespace)
-    build: type[T] = namespace["build"]
-    return build
 
 
 # ---------------------------------------------------------------- the events
@@ -321,12 +297,12 @@ Event: TypeAlias = Dealt | Placed | Drew | Passed | RoundEnded | MatchWon
 EVENT_TYPES: Final = (Dealt, Placed, Drew, Passed, RoundEnded, MatchWon)
 """Every event class, in the order a round meets them."""
 
-_new_dealt: Final = _unchecked(Dealt)
-_new_placed: Final = _unchecked(Placed)
-_new_drew: Final = _unchecked(Drew)
-_new_passed: Final = _unchecked(Passed)
-_new_round_ended: Final = _unchecked(RoundEnded)
-_new_match_won: Final = _unchecked(MatchWon)
+_new_dealt: Final = unchecked_constructor(Dealt)
+_new_placed: Final = unchecked_constructor(Placed)
+_new_drew: Final = unchecked_constructor(Drew)
+_new_passed: Final = unchecked_constructor(Passed)
+_new_round_ended: Final = unchecked_constructor(RoundEnded)
+_new_match_won: Final = unchecked_constructor(MatchWon)
 
 
 def seen_by(events: tuple[Event, ...], seat: Seat | None) -> tuple[Event, ...]:

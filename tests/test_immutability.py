@@ -41,7 +41,7 @@ from sniff_rules import (
     legal_moves,
     new_match,
 )
-from sniff_rules._fast import constructor, fast_frozen, sealed
+from sniff_rules._fast import constructor, fast_frozen, sealed, unchecked_constructor
 from sniff_rules.bots import random_move
 from sniff_rules.driver import Step, play_match
 from sniff_rules.events import Dealt, Drew, MatchWon, Passed, Placed, RoundEnded
@@ -230,6 +230,36 @@ def test_the_fast_path_refuses_what_it_would_skip() -> None:
         @attrs.frozen
         class Weak:
             size: int
+
+
+def test_the_unchecked_constructor_builds_the_checked_value_without_its_checks() -> None:
+    """unchecked_constructor builds the value cls(...) builds, equal and frozen, without running its
+    validators (the library's own events are built so); a class with a __weakref__ slot is refused."""
+
+    def positive(_instance: object, _attribute: object, value: int) -> None:
+        if value <= 0:
+            raise ValueError("not positive")
+
+    @attrs.frozen(weakref_slot=False)
+    class Sized:
+        size: int = attrs.field(validator=positive)
+        label: str = "x"
+
+    build = unchecked_constructor(Sized)
+    assert (Sized, Sized(3)) == (type(build(3)), build(3))
+    assert hash(Sized(3, "y")) == hash(build(3, "y"))
+    assert -1 == build(-1).size  # the validator, which Sized(-1) runs, is skipped
+    with pytest.raises(ValueError, match="not positive"):
+        Sized(-1)
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        build(3).size = 4  # type: ignore[misc]
+
+    @attrs.frozen
+    class Weak:
+        size: int
+
+    with pytest.raises(TypeError, match="__weakref__"):
+        unchecked_constructor(Weak)
 
 
 def test_a_fast_class_is_built_from_its_fields_and_is_final() -> None:
