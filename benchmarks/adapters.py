@@ -15,13 +15,13 @@ actions, never chance's:
   :func:`play_openspiel`: the pyspiel calls a learning loop makes (``is_terminal``,
   ``is_chance_node``, ``chance_outcomes`` or ``current_player`` and ``legal_actions``,
   ``apply_action``).
-- ``pettingzoo``: ``sniff_rules.pettingzoo`` through the AEC loop (``agent_iter``, ``last()``
+- ``pettingzoo``: ``sniff_rules.adapters.pettingzoo`` through the AEC loop (``agent_iter``, ``last()``
   with the acting agent's observation vector and action mask, ``step``), :func:`play_pettingzoo`,
   as ``raw_env`` and as ``env()`` (PettingZoo's wrappers), whole 4-player matches; and
   ``python_team_dominoes`` through :func:`play_openspiel` with ``observed``: the same work per
   action (the acting player's observation tensor and legal-action mask as numpy arrays, the
   pick from the mask), then, for reference, its bare loop as in ``openspiel``.
-- ``events``: :func:`~sniff_rules.events.apply_with_events` against
+- ``events``: :func:`~sniff_rules.play.events.apply_with_events` against
   :func:`~sniff_rules.moves.apply` on the same recorded (state, move) pairs of random 4-player
   matches: what the typed events cost over the move itself.
 
@@ -80,7 +80,7 @@ def play_openspiel(
     import pyspiel
 
     if game_string.startswith("python_american_sniff"):
-        import sniff_rules.openspiel  # noqa: F401  (registers the game)
+        import sniff_rules.adapters.openspiel  # noqa: F401  (registers the game)
     else:
         import open_spiel.python.games  # noqa: F401  (registers OpenSpiel's Python games)
 
@@ -170,9 +170,12 @@ def _openspiel_loops() -> dict[str, Loop]:
 
 
 def _pettingzoo_loops() -> dict[str, Loop]:
-    from sniff_rules.pettingzoo import env, raw_env
+    from sniff_rules.adapters.pettingzoo import env, raw_env
 
-    raw, wrapped = "sniff_rules.pettingzoo raw_env (4 players, matches)", "sniff_rules.pettingzoo env() (wrapped)"
+    raw, wrapped = (
+        "sniff_rules.adapters.pettingzoo raw_env (4 players, matches)",
+        "sniff_rules.adapters.pettingzoo env() (wrapped)",
+    )
     return {
         raw: lambda s, seed: play_pettingzoo(lambda: raw_env(players=4, scope="match"), raw, s, seed),
         wrapped: lambda s, seed: play_pettingzoo(lambda: env(players=4, scope="match"), wrapped, s, seed),
@@ -184,8 +187,8 @@ def _pettingzoo_loops() -> dict[str, Loop]:
 
 
 def _events_loops() -> dict[str, Loop]:
-    from sniff_rules.events import apply_with_events
     from sniff_rules.moves import apply
+    from sniff_rules.play.events import apply_with_events
 
     return {
         "apply_with_events": lambda s, _seed: call_on_recorded(apply_with_events, "apply_with_events", s),

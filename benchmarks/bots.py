@@ -7,7 +7,7 @@ Run from the repository root (the figures are in the README, "Seat views, the sa
     python3 -m benchmarks.bots --workers 2 --greedy-matches 1000 --search-matches 200
 
 Every match is a standard match (``Rules.standard``) dealt by its own seed
-and played by :func:`sniff_rules.driver.play_match`, each seat handed its
+and played by :func:`sniff_rules.play.driver.play_match`, each seat handed its
 view (``present_seat_view``). One side is the bot measured, every other
 side the baseline; the measured side turns with the match's index, so each
 side plays it equally often. A match is won when the measured side wins;
@@ -26,12 +26,15 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from sniff_rules import Move, RandomSource, Rules, SplitMix64, new_match
-from sniff_rules.bots import greedy_bot, random_bot
-from sniff_rules.driver import play_match
-from sniff_rules.search import SearchBot
-from sniff_rules.simulate import wilson
-from sniff_rules.view import SeatView, present_seat_view
+from sniff_rules.cli.simulate import wilson
+from sniff_rules.moves import Move
+from sniff_rules.play.bots import greedy_bot, random_bot
+from sniff_rules.play.driver import play_match
+from sniff_rules.play.search import SearchBot
+from sniff_rules.play.view import SeatView, present_seat_view
+from sniff_rules.randomness import RandomSource, SplitMix64
+from sniff_rules.rules import Rules
+from sniff_rules.state import new_match
 
 
 class _Timed:

@@ -19,7 +19,9 @@ from collections.abc import Sequence
 
 import attrs
 
-from sniff_rules import Draw, Phase, Place, Rules, apply, legal_moves, new_match, next_round
+from sniff_rules.moves import Draw, Place, apply, legal_moves
+from sniff_rules.rules import Rules
+from sniff_rules.state import Phase, new_match, next_round
 
 
 @attrs.frozen

@@ -49,8 +49,11 @@ import attrs
 
 from benchmarks import peers, revisions
 from benchmarks.loop import Playouts, play_matches
-from sniff_rules import Move, Phase, Rules, State, apply, layout, legal_moves, new_match, next_round, tiles
+from sniff_rules import layout, tiles
 from sniff_rules.layout import Port
+from sniff_rules.moves import Move, apply, legal_moves
+from sniff_rules.rules import Rules
+from sniff_rules.state import Phase, State, new_match, next_round
 
 
 def recorded(players: int, matches: int) -> list[tuple[State, Move]]:

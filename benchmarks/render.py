@@ -17,11 +17,14 @@ import argparse
 import time
 from collections.abc import Callable, Sequence
 
-from sniff_rules import Layout, Rules, SplitMix64, apply, legal_moves, new_match
-from sniff_rules.geometry import geometry
-from sniff_rules.state import Phase
-from sniff_rules.svg import svg
-from sniff_rules.text import layout_text
+from sniff_rules.draw.geometry import geometry
+from sniff_rules.draw.svg import svg
+from sniff_rules.draw.text import layout_text
+from sniff_rules.layout import Layout
+from sniff_rules.moves import apply, legal_moves
+from sniff_rules.randomness import SplitMix64
+from sniff_rules.rules import Rules
+from sniff_rules.state import Phase, new_match
 
 
 def mid_round_layouts(count: int) -> list[Layout]:

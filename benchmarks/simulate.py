@@ -5,7 +5,7 @@ Run from the repository root (figures in benchmarks/README.md)::
     python3 -m benchmarks.simulate                        # greedy against random, 2 players, 300 matches
     python3 -m benchmarks.simulate --players 4 --matches 600 --repeats 3
 
-Each repeat plays the same simulation (:mod:`sniff_rules.simulate`, the
+Each repeat plays the same simulation (:mod:`sniff_rules.cli.simulate`, the
 command's own code) in one process and over ``--workers`` processes,
 alternating which goes first so that load slows both alike; it checks
 the two give the same outcomes, match by match, and prints each side's
@@ -20,8 +20,8 @@ import statistics
 import time
 from collections.abc import Sequence
 
+from sniff_rules.cli.simulate import MatchOutcome, Simulation, lineup_for, outcomes
 from sniff_rules.rules import Rules
-from sniff_rules.simulate import MatchOutcome, Simulation, lineup_for, outcomes
 
 
 def timed(simulation: Simulation, workers: int) -> tuple[float, list[MatchOutcome]]:

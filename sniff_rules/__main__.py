@@ -2,6 +2,6 @@
 
 import sys
 
-from sniff_rules.cli import main
+from sniff_rules.cli.commands import main
 
 sys.exit(main())

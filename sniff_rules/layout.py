@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import enum
 import re
-import sys
 from bisect import insort
 from typing import TYPE_CHECKING, ClassVar, Final, NewType, final
 
@@ -316,9 +315,13 @@ class Layout:
     def __repr__(self) -> str:
         return f"Layout.parse({str(self)!r})"
 
-    def _repr_svg_(self) -> str | None:
-        """The layout as SVG, for a notebook (see :func:`notebook_svg`)."""
-        return notebook_svg(self)
+    def _repr_svg_(self) -> str:
+        """The layout as SVG, for a notebook (:func:`sniff_rules.draw.svg.svg`)."""
+        # The one import from the core outward (tests/test_layering.py names it):
+        # a notebook asks for the picture, and the renderer imports the core.
+        from sniff_rules.draw.svg import svg
+
+        return svg(self)
 
     @property
     def open_points(self) -> tuple[AttachmentPoint, ...]:
@@ -390,17 +393,6 @@ class Layout:
             # place_on refuses exactly what the geometry forbids; the caller
             # sees only the rule, not the look-up that failed.
             raise placement_refusal(self, index, target.id) from None
-
-
-def notebook_svg(value: object) -> str | None:
-    """``value`` drawn by ``sniff_rules.svg.svg`` if that module is loaded (importing
-    ``sniff_rules`` loads it), else None, which a notebook takes as no picture.
-
-    The core never imports a module around it, so the picture is looked up,
-    not imported (``sniff_rules/layers.py``).
-    """
-    drawing = sys.modules.get("sniff_rules.svg")
-    return None if drawing is None else str(drawing.svg(value))
 
 
 _build_layout: Final = constructor(Layout)

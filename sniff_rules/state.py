@@ -16,7 +16,7 @@ import attrs
 
 from sniff_rules._fast import constructor, fast_frozen
 from sniff_rules.errors import InvalidStateError
-from sniff_rules.layout import Layout, notebook_svg
+from sniff_rules.layout import Layout
 from sniff_rules.randomness import LotRound, RandomSource, SplitMix64, check_source, draw_lot, shuffled
 from sniff_rules.rules import Rules, Seat, Side, check_seat
 from sniff_rules.scoring import Settlement
@@ -181,7 +181,7 @@ class State:
 
     A state holds every secret of the match: each hand, the boneyard order
     and the random source. A seat sees only its view
-    (:func:`sniff_rules.view.observe`).
+    (:func:`sniff_rules.play.view.observe`).
 
     >>> State.create(rules=Rules.standard(2), hands=("[0|1] [2|2]", "[3|4]"), boneyard="[5|5]",
     ...              layout="[1|1]", to_move=1)
@@ -249,9 +249,12 @@ hands=('[0|1] [2|2]', '[3|4]'), boneyard='[5|5]', layout='[1|1]', scores=(0, 0))
             winner=winner,
         )
 
-    def _repr_svg_(self) -> str | None:
-        """The state as SVG, every hand face up, for a notebook (see :func:`~sniff_rules.layout.notebook_svg`)."""
-        return notebook_svg(self)
+    def _repr_svg_(self) -> str:
+        """The state as SVG, every hand face up, for a notebook (:func:`sniff_rules.draw.svg.svg`)."""
+        # The one import from the core outward, as in Layout._repr_svg_.
+        from sniff_rules.draw.svg import svg
+
+        return svg(self)
 
     def __repr__(self) -> str:
         context = self.context

@@ -5,7 +5,7 @@ Run from the repository root::
     python tests/fuzz_positions.py --documents 30000 --seed 1
 
 Each document is a real state's JSON changed one to three times by
-``tests/hostile_documents.py``, then read by ``sniff_rules.codec``. The
+``tests/hostile_documents.py``, then read by ``sniff_rules.formats.state_json``. The
 report counts the documents refused, those accepted, those accepted
 although ``tests/reachability.py`` (a judge written apart from the library)
 or the laws show that legal play cannot reach them — as documents and as
@@ -30,7 +30,7 @@ import attrs
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from hostile_documents import RandomChooser, categories, judge, mutated
-from sniff_rules.codec import state_to_json
+from sniff_rules.formats.state_json import state_to_json
 
 
 @attrs.frozen

@@ -12,7 +12,7 @@ nesting; huge documents; and bytes of the text itself changed.
 
 :func:`judge` reads the result. A refusal must be a typed
 :class:`~sniff_rules.SniffError`; a state accepted must have no
-:func:`~sniff_rules.problems`, break no position law, read back equal from
+:func:`~sniff_rules.position.problems`, break no position law, read back equal from
 its JSON, be reachable by the independent judge of ``tests/reachability.py``,
 and play on through legal moves — every position, step and deal lawful —
 to the match end.
@@ -29,17 +29,20 @@ from typing import Protocol, TypeAlias
 import attrs
 
 from reachability import unreachable
-from sniff_rules import DOUBLE_SIX, Phase, Rules, SniffError, State, apply, legal_moves, new_match
-from sniff_rules import next_round as deal_next
-from sniff_rules.codec import state_from_data, state_from_json, state_to_data, state_to_json
-from sniff_rules.jsonio import JsonValue
-from sniff_rules.laws import deal_violations, position_violations, step_violations
+from sniff_rules.errors import SniffError
+from sniff_rules.formats.state_json import state_from_data, state_from_json, state_to_data, state_to_json
+from sniff_rules.formats.strict_json import JsonValue
+from sniff_rules.moves import apply, legal_moves
+from sniff_rules.position.laws import deal_violations, position_violations, step_violations
+from sniff_rules.rules import Rules
+from sniff_rules.state import Phase, State, new_match, next_round as deal_next
+from sniff_rules.tiles import DOUBLE_SIX
 
 
 def _problems_of(state: State) -> tuple[object, ...]:
-    """:func:`sniff_rules.problems`, or none in a checkout before it (the fuzz loop's "before" figure)."""
+    """:func:`sniff_rules.position.problems`, or none in a checkout before it (the fuzz loop's "before" figure)."""
     try:
-        from sniff_rules.position import problems
+        from sniff_rules.position.reachability import problems
     except ImportError:  # only when measuring an older checkout
         return ()
     return problems(state)

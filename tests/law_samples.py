@@ -1,4 +1,4 @@
-"""Real positions and steps of seeded matches, and helpers to spoil them, for the tests of sniff_rules.laws."""
+"""Real positions and steps of seeded matches, and helpers to spoil them, for the tests of sniff_rules.position.laws."""
 
 from __future__ import annotations
 
@@ -8,22 +8,12 @@ from typing import Any, TypeVar, cast
 
 import attrs
 
-from sniff_rules import (
-    Draw,
-    Move,
-    Pass,
-    Phase,
-    Place,
-    RandomSource,
-    Rules,
-    SplitMix64,
-    State,
-    apply,
-    new_match,
-    next_round,
-)
 from sniff_rules._fast import constructor
-from sniff_rules.bots import random_move
+from sniff_rules.moves import Draw, Move, Pass, Place, apply
+from sniff_rules.play.bots import random_move
+from sniff_rules.randomness import RandomSource, SplitMix64
+from sniff_rules.rules import Rules
+from sniff_rules.state import Phase, State, new_match, next_round
 
 T = TypeVar("T")
 

@@ -1,6 +1,6 @@
 """An independent judge of whether legal play can reach a position, for the tests and the fuzz loop.
 
-Written apart from :mod:`sniff_rules.position` and ``sniff_rules._turn_order``
+Written apart from :mod:`sniff_rules.position.reachability` and ``sniff_rules.position._turn_order``
 and in another way: instead of families of turn orders, it walks the turns
 of the round one by one — the lead, then each turn a placement or (once the
 boneyard is empty) a pass, at most ``players - 1`` passes in a row — and
@@ -14,8 +14,11 @@ each failure by the category the issue's fuzz run counted.
 
 from __future__ import annotations
 
-from sniff_rules import DOUBLE_SIX, Layout, Phase, State, play_points, settle_round
-from sniff_rules.laws import position_violations
+from sniff_rules.layout import Layout
+from sniff_rules.position.laws import position_violations
+from sniff_rules.scoring import play_points, settle_round
+from sniff_rules.state import Phase, State
+from sniff_rules.tiles import DOUBLE_SIX
 
 MOST_DEDUCTED = 170
 """What one settlement can take from a side: 168 pips in at most two hands, each rounded up by 2 at most."""

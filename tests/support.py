@@ -21,25 +21,18 @@ from typing import Final
 import attrs
 import pytest
 
-from sniff_rules import (
-    DOUBLE_SIX,
-    AttachmentPoint,
-    Layout,
-    Move,
-    Phase,
-    Place,
-    Port,
-    Rules,
-    Seat,
-    SniffError,
-    SplitMix64,
-    State,
-    Tile,
-    apply,
-)
-from sniff_rules.randomness import RandomSource
-from sniff_rules.state import RoundResult
-from sniff_rules.tiles import HandMask
+import sniff_rules
+import sniff_rules.draw
+import sniff_rules.formats
+import sniff_rules.play
+import sniff_rules.position
+from sniff_rules.errors import SniffError
+from sniff_rules.layout import AttachmentPoint, Layout, Port
+from sniff_rules.moves import Move, Place, apply
+from sniff_rules.randomness import RandomSource, SplitMix64
+from sniff_rules.rules import Rules, Seat
+from sniff_rules.state import Phase, RoundResult, State
+from sniff_rules.tiles import DOUBLE_SIX, HandMask, Tile
 
 # --- an independent reading of SETUP-5 and OPEN-1, written from the spec text ---
 
@@ -392,3 +385,20 @@ def blocked() -> State:
     ended = apply(about_to_block(), Place(0, Tile(5, 6), pt(Tile(0, 5), Port.HIGH)))
     assert Phase.ROUND_OVER == ended.phase
     return ended
+
+
+PLAIN_RINGS: Final = (sniff_rules.position, sniff_rules.play, sniff_rules.draw, sniff_rules.formats)
+"""The rings that need no optional dependency, whose names a frontend star-imports."""
+
+
+def core_names() -> list[str]:
+    """The core's public names: what ``dir(sniff_rules)`` lists, the rings and their tuple apart."""
+    return [name for name in dir(sniff_rules) if name not in sniff_rules.RINGS and name != "RINGS"]
+
+
+def library_namespace() -> dict[str, object]:
+    """Every public name of the core and the plain rings, as a frontend gets them with star imports."""
+    namespace: dict[str, object] = {name: getattr(sniff_rules, name) for name in core_names()}
+    for ring in PLAIN_RINGS:
+        namespace.update({name: getattr(ring, name) for name in ring.__all__})
+    return namespace

@@ -1,11 +1,10 @@
-"""The fixed action space (sniff_rules.actions): one id per move, legal actions sorted (CONV-2)."""
+"""The fixed action space (sniff_rules.adapters.actions): one id per move, legal actions sorted (CONV-2)."""
 
 from __future__ import annotations
 
 import pytest
 
-from sniff_rules import InvalidMoveError, Rules, SplitMix64, new_match
-from sniff_rules.actions import (
+from sniff_rules.adapters.actions import (
     ACTION_COUNT,
     DRAW_ACTION,
     PASS_ACTION,
@@ -16,10 +15,14 @@ from sniff_rules.actions import (
     legal_actions,
     move_of,
 )
-from sniff_rules.bots import random_move
-from sniff_rules.driver import play_match
+from sniff_rules.errors import InvalidMoveError
 from sniff_rules.layout import AttachmentPoint, Port
 from sniff_rules.moves import Draw, Pass, Place, legal_moves
+from sniff_rules.play.bots import random_move
+from sniff_rules.play.driver import play_match
+from sniff_rules.randomness import SplitMix64
+from sniff_rules.rules import Rules
+from sniff_rules.state import new_match
 from sniff_rules.tiles import Tile
 
 

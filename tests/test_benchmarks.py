@@ -14,7 +14,11 @@ import pytest
 from benchmarks import instructions, peers, playouts, revisions
 from benchmarks.loop import play_matches
 from benchmarks.playouts import _interned, bytes_added, profile, recorded, scaling
-from sniff_rules import Draw, Layout, Pass, Phase, Place, Port, Rules, Tile, apply, legal_moves, new_match, next_round
+from sniff_rules.layout import Layout, Port
+from sniff_rules.moves import Draw, Pass, Place, apply, legal_moves
+from sniff_rules.rules import Rules
+from sniff_rules.state import Phase, new_match, next_round
+from sniff_rules.tiles import Tile
 from support import pt
 
 

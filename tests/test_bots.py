@@ -1,4 +1,4 @@
-"""Fair bots (sniff_rules.bots, sniff_rules.search): they decide from a seat's view, never the state (SETUP-6)."""
+"""Fair bots (sniff_rules.play.bots and .search): they decide from a seat's view, never the state (SETUP-6)."""
 
 from __future__ import annotations
 
@@ -7,24 +7,18 @@ from collections.abc import Callable
 import pytest
 
 from benchmarks.bots import play_one
-from sniff_rules import (
-    IllegalMoveError,
-    InvalidStateError,
-    Move,
-    Phase,
-    RandomSource,
-    Rules,
-    SplitMix64,
-    State,
-    new_match,
-)
-from sniff_rules.bots import greedy_bot, greedy_move, random_bot, random_move
-from sniff_rules.driver import Step, play_match
-from sniff_rules.events import Dealt, Event
-from sniff_rules.sampler import DealSampler
-from sniff_rules.search import SearchBot, playout_value
-from sniff_rules.simulate import wilson
-from sniff_rules.view import SeatView, present_seat_view, seat_view
+from sniff_rules.cli.simulate import wilson
+from sniff_rules.errors import IllegalMoveError, InvalidStateError
+from sniff_rules.moves import Move
+from sniff_rules.play.bots import greedy_bot, greedy_move, random_bot, random_move
+from sniff_rules.play.driver import Step, play_match
+from sniff_rules.play.events import Dealt, Event
+from sniff_rules.play.sampler import DealSampler
+from sniff_rules.play.search import SearchBot, playout_value
+from sniff_rules.play.view import SeatView, present_seat_view, seat_view
+from sniff_rules.randomness import RandomSource, SplitMix64
+from sniff_rules.rules import Rules
+from sniff_rules.state import Phase, State, new_match
 
 FairBot = Callable[[SeatView, RandomSource], tuple[Move, RandomSource]]
 BOTS: dict[str, FairBot] = {"random": random_bot, "greedy": greedy_bot, "search": SearchBot(deals=3)}

@@ -14,16 +14,16 @@ from pathlib import Path
 
 import pytest
 
-from sniff_rules import Rules, SplitMix64, new_match
-from sniff_rules.bots import greedy_bot
-from sniff_rules.driver import play_match
+from sniff_rules.cli.terminal_game import HELP, GameSettings, Session, bots_for_seats
+from sniff_rules.draw.narration import Seating
 from sniff_rules.moves import Move
-from sniff_rules.narration import Seating
-from sniff_rules.randomness import RandomSource
-from sniff_rules.recording import POLICY_SEED_OFFSET
-from sniff_rules.state import State
-from sniff_rules.terminal_game import HELP, GameSettings, Session, bots_for_seats
-from sniff_rules.view import SeatView, present_seat_view
+from sniff_rules.play.bots import greedy_bot
+from sniff_rules.play.driver import play_match
+from sniff_rules.play.view import SeatView, present_seat_view
+from sniff_rules.randomness import RandomSource, SplitMix64
+from sniff_rules.rules import Rules
+from sniff_rules.state import State, new_match
+from sniff_rules.verify.vectors.recorded_play import POLICY_SEED_OFFSET
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET = 60

@@ -10,9 +10,9 @@ import sys
 from pathlib import Path
 from xml.etree import ElementTree
 
-from sniff_rules.narration import Seating
-from sniff_rules.record import record_to_json
-from sniff_rules.replay import load_record, replay
+from sniff_rules.cli.replay import load_record, replay
+from sniff_rules.draw.narration import Seating
+from sniff_rules.formats.record_json import record_to_json
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDED = ROOT / "specs" / "vectors" / "recorded"

@@ -13,14 +13,16 @@ from pathlib import Path
 
 import pytest
 
-from sniff_rules import Rules, SplitMix64, new_match
-from sniff_rules._progress import Progress
-from sniff_rules._simulate_ray import RayMissingError
-from sniff_rules.bots import greedy_bot, random_bot
-from sniff_rules.driver import play_match
-from sniff_rules.recording import POLICY_SEED_OFFSET
-from sniff_rules.simulate import Simulation, SimulationError, lineup_for, outcomes, run, summarize, wilson
-from sniff_rules.view import present_seat_view
+from sniff_rules.cli.progress import Progress
+from sniff_rules.cli.simulate import Simulation, SimulationError, lineup_for, outcomes, run, summarize, wilson
+from sniff_rules.cli.simulate_ray import RayMissingError
+from sniff_rules.play.bots import greedy_bot, random_bot
+from sniff_rules.play.driver import play_match
+from sniff_rules.play.view import present_seat_view
+from sniff_rules.randomness import SplitMix64
+from sniff_rules.rules import Rules
+from sniff_rules.state import new_match
+from sniff_rules.verify.vectors.recorded_play import POLICY_SEED_OFFSET
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -191,7 +193,8 @@ def test_without_ray_the_message_names_the_extra(monkeypatch: pytest.MonkeyPatch
 def test_the_command_line_imports_no_optional_package() -> None:
     """Importing the command line, the simulation and the session loads neither Ray nor tqdm."""
     probe = (
-        "import sys, sniff_rules.cli, sniff_rules.simulate, sniff_rules.terminal_game, sniff_rules.replay\n"
+        "import sys, sniff_rules.cli.commands, sniff_rules.cli.simulate\n"
+        "import sniff_rules.cli.terminal_game, sniff_rules.cli.replay\n"
         "print(sorted(name for name in ('ray', 'tqdm') if name in sys.modules))\n"
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True)

@@ -1,4 +1,4 @@
-"""JSON forms of states and their parts (sniff_rules.codec): round trips, and corrupt documents refused."""
+"""JSON forms of states and their parts (sniff_rules.formats.state_json): round trips, and corrupt documents refused."""
 
 from __future__ import annotations
 
@@ -8,29 +8,12 @@ from functools import cache
 
 import attrs
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from hostile_documents import json_paths
-from sniff_rules import (
-    DOUBLE_SIX,
-    InvalidRulesError,
-    InvalidStateError,
-    NotationError,
-    Phase,
-    RoundResult,
-    Rules,
-    SniffError,
-    SplitMix64,
-    State,
-    Tile,
-    apply,
-    legal_moves,
-    new_match,
-    next_round,
-)
-from sniff_rules.bots import random_move
-from sniff_rules.codec import (
+from sniff_rules.errors import InvalidRulesError, InvalidStateError, NotationError, SniffError
+from sniff_rules.formats.notation import parse_move, parse_tile
+from sniff_rules.formats.state_json import (
     lot_from_data,
     lot_to_data,
     round_result_from_data,
@@ -44,10 +27,14 @@ from sniff_rules.codec import (
     state_to_data,
     state_to_json,
 )
-from sniff_rules.jsonio import JsonValue, json_str, load_json
-from sniff_rules.notation import parse_move, parse_tile
-from sniff_rules.rules import MAX_TARGET
-from sniff_rules.strategies import illegal_moves_of, legal_moves_of, states, tiles
+from sniff_rules.formats.strict_json import JsonValue, json_str, load_json
+from sniff_rules.moves import apply, legal_moves
+from sniff_rules.play.bots import random_move
+from sniff_rules.randomness import SplitMix64
+from sniff_rules.rules import MAX_TARGET, Rules
+from sniff_rules.state import Phase, RoundResult, State, new_match, next_round
+from sniff_rules.tiles import DOUBLE_SIX, Tile
+from sniff_rules.verify.strategies import illegal_moves_of, legal_moves_of, states, tiles
 
 
 def play_on(state: State, source: SplitMix64, steps: int) -> State:

@@ -12,8 +12,9 @@ from typing import Any
 import jsonschema  # type: ignore[import-untyped]
 import pytest
 
-from sniff_rules.cli import main
-from sniff_rules.conformance import (
+from sniff_rules.cli.commands import main
+from sniff_rules.verify.vectors.checks import VECTOR_GROUPS
+from sniff_rules.verify.vectors.conformance import (
     VectorResult,
     check_file,
     check_paths,
@@ -21,8 +22,7 @@ from sniff_rules.conformance import (
     shipped_vectors,
     vector_paths,
 )
-from sniff_rules.vectorchecks import VECTOR_GROUPS
-from sniff_rules.vectorgen import GENERATED_FILES, HAND_WRITTEN_FILES
+from sniff_rules.verify.vectors.generate import GENERATED_FILES, HAND_WRITTEN_FILES
 
 ROOT = Path(__file__).resolve().parent.parent
 VECTORS = ROOT / "specs" / "vectors"

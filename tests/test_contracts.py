@@ -7,13 +7,13 @@ crosshair-tool 0.0.113 (pinned in ``pyproject.toml``), one command per
 function, two commands at a time::
 
     python3 -m crosshair check --analysis_kind=PEP316 --report_all \\
-        --per_condition_timeout=4 sniff_rules.contracts.end_count_of
+        --per_condition_timeout=4 sniff_rules.verify.contracts.end_count_of
 
 By hand, a whole module at once does the same (about 30 s for
-``sniff_rules.contracts``)::
+``sniff_rules.verify.contracts``)::
 
     python3 -m crosshair check --analysis_kind=PEP316 --report_all \\
-        --per_condition_timeout=4 sniff_rules.contracts sniff_rules.scoring sniff_rules.tiles
+        --per_condition_timeout=4 sniff_rules.verify.contracts sniff_rules.scoring sniff_rules.tiles
 
 Each deliberately broken copy in ``tests/crosshair_broken/`` is checked
 with the same options and its file as the target, e.g.::
@@ -47,7 +47,7 @@ precondition's). What each outcome means here:
     No input crosshair made got through the preconditions into the body and
     back, so the conditions it names were never exercised. Fails: the
     preconditions are unsatisfiable, or too costly for crosshair (symbolic
-    bit operations on ints are; see ``sniff_rules/contracts.py``).
+    bit operations on ints are; see ``sniff_rules/verify/contracts.py``).
 ``error: false when calling f(ARGS) (which returns R)``
     A counterexample: ``f(ARGS)`` meets the preconditions and breaks the
     condition on that line. Fails; reproduce it by calling ``f(ARGS)``.
@@ -100,13 +100,13 @@ from typing import Any, Final
 
 import pytest
 
-from sniff_rules.contracts import tile_pips_of
+from sniff_rules.verify.contracts import tile_pips_of
 
 ROOT: Final = Path(__file__).resolve().parent.parent
 PACKAGE: Final = ROOT / "sniff_rules"
 BROKEN: Final = ROOT / "tests" / "crosshair_broken"
 
-CONTRACT_MODULES: Final = ("sniff_rules.contracts", "sniff_rules.scoring", "sniff_rules.tiles")
+CONTRACT_MODULES: Final = ("sniff_rules.verify.contracts", "sniff_rules.scoring", "sniff_rules.tiles")
 
 PER_CONDITION_TIMEOUT: Final = 4
 """CPU seconds per postcondition: the planted bugs are found within about one."""
@@ -335,7 +335,7 @@ EXPECTED: Final = {
         ),
         Planted(
             "broken_end_count.py",
-            "sniff_rules.contracts.end_count_of",
+            "sniff_rules.verify.contracts.end_count_of",
             "end_count_of",
             frozenset(
                 {
@@ -350,7 +350,7 @@ EXPECTED: Final = {
         ),
         Planted(
             "broken_settle_hands.py",
-            "sniff_rules.contracts.settle_hands",
+            "sniff_rules.verify.contracts.settle_hands",
             "settle_hands",
             frozenset(
                 {
@@ -365,7 +365,7 @@ EXPECTED: Final = {
         ),
         Planted(
             "broken_legal_placements.py",
-            "sniff_rules.contracts.legal_placements",
+            "sniff_rules.verify.contracts.legal_placements",
             "legal_placements",
             frozenset(
                 {
@@ -381,7 +381,7 @@ EXPECTED: Final = {
         ),
         Planted(
             "broken_tile_pips_of.py",
-            "sniff_rules.contracts.tile_pips_of",
+            "sniff_rules.verify.contracts.tile_pips_of",
             "tile_pips_of",
             frozenset(
                 {

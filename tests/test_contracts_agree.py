@@ -1,4 +1,4 @@
-"""The contract-bearing functions of ``sniff_rules.contracts`` agree with the engine.
+"""The contract-bearing functions of ``sniff_rules.verify.contracts`` agree with the engine.
 
 Crosshair proves each function meets its contract for every input its
 preconditions admit (``tests/test_contracts.py``); these tests show the
@@ -20,31 +20,17 @@ from collections.abc import Callable, Iterator
 from types import CodeType
 from typing import Any, Final, TypeVar
 
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
-from sniff_rules import (
-    DOUBLE_SIX,
-    Draw,
-    Layout,
-    Pass,
-    Phase,
-    Place,
-    Port,
-    RandomSource,
-    Rules,
-    SplitMix64,
-    State,
-    Tile,
-    apply,
-    legal_moves,
-    new_match,
-    next_round,
-    recount_end,
-    settle_round,
-)
-from sniff_rules.bots import random_move
-from sniff_rules.contracts import (
+from sniff_rules.layout import Layout, Port, recount_end
+from sniff_rules.moves import Draw, Pass, Place, apply, legal_moves
+from sniff_rules.play.bots import random_move
+from sniff_rules.randomness import RandomSource, SplitMix64
+from sniff_rules.rules import Rules
+from sniff_rules.scoring import settle_round
+from sniff_rules.state import Phase, State, new_match, next_round
+from sniff_rules.tiles import DOUBLE_SIX, PIP_MASK, Tile, indices_of_mask, mask_of_tiles
+from sniff_rules.verify.contracts import (
     DRAW,
     LEAD,
     PASS,
@@ -60,7 +46,6 @@ from sniff_rules.contracts import (
     tile_set,
     turn_moves,
 )
-from sniff_rules.tiles import PIP_MASK, indices_of_mask, mask_of_tiles
 
 R = TypeVar("R")
 
@@ -155,7 +140,7 @@ def describe(layout: Layout) -> tuple[tuple[int, ...], tuple[tuple[int, int], ..
 
 
 def engine_moves(state: State) -> tuple[Move, ...]:
-    """:func:`legal_moves` in the compact form of :mod:`sniff_rules.contracts`."""
+    """:func:`legal_moves` in the compact form of :mod:`sniff_rules.verify.contracts`."""
     points = state.layout.open_points
     moves: list[Move] = []
     for move in legal_moves(state):

@@ -7,29 +7,14 @@ from typing import Any
 
 import pytest
 
-from sniff_rules import (
-    DOUBLE_SIX,
-    Draw,
-    IllegalMoveError,
-    InvalidRulesError,
-    InvalidStateError,
-    Move,
-    Pass,
-    Phase,
-    Place,
-    Port,
-    Rules,
-    SniffError,
-    State,
-    Tile,
-    apply,
-    legal_moves,
-    new_match,
-    next_round,
-)
-from sniff_rules.layout import PORTS
-from sniff_rules.perft import perft
+from sniff_rules.errors import IllegalMoveError, InvalidRulesError, InvalidStateError, SniffError
+from sniff_rules.layout import PORTS, Port
+from sniff_rules.moves import Draw, Move, Pass, Place, apply, legal_moves
 from sniff_rules.randomness import SplitMix64
+from sniff_rules.rules import Rules
+from sniff_rules.state import Phase, State, new_match, next_round
+from sniff_rules.tiles import DOUBLE_SIX, Tile
+from sniff_rules.verify.perft import perft
 from support import about_to_block, before_seat_1_plays_out, deal_order, layout_of, make_state, pt, tiles
 
 PORT_NUMBERS = {"low": 0, "high": 1, "chain-a": 2, "chain-b": 3, "arm-a": 4, "arm-b": 5}

@@ -1,4 +1,4 @@
-"""The match driver (sniff_rules.driver.play_match): policies choose, the driver deals and reports every event."""
+"""The match driver (sniff_rules.play.driver.play_match): policies choose, the driver deals and reports every event."""
 
 from __future__ import annotations
 
@@ -7,26 +7,15 @@ from collections.abc import Callable
 
 import pytest
 
-from sniff_rules import (
-    IllegalMoveError,
-    InvalidMoveError,
-    InvalidStateError,
-    Move,
-    Phase,
-    Rules,
-    SniffError,
-    SplitMix64,
-    State,
-    apply,
-    legal_moves,
-    new_match,
-    next_round,
-)
-from sniff_rules.bots import greedy_move, random_move
-from sniff_rules.cli import demo
-from sniff_rules.driver import Step, play_match
-from sniff_rules.events import Dealt, Drew, Event, MatchWon, Passed, Placed, RoundEnded
-from sniff_rules.randomness import RandomSource
+from sniff_rules.cli.commands import demo
+from sniff_rules.errors import IllegalMoveError, InvalidMoveError, InvalidStateError, SniffError
+from sniff_rules.moves import Move, apply, legal_moves
+from sniff_rules.play.bots import greedy_move, random_move
+from sniff_rules.play.driver import Step, play_match
+from sniff_rules.play.events import Dealt, Drew, Event, MatchWon, Passed, Placed, RoundEnded
+from sniff_rules.randomness import RandomSource, SplitMix64
+from sniff_rules.rules import Rules
+from sniff_rules.state import Phase, State, new_match, next_round
 from support import deal_order, tiles
 
 PLAYERS = (2, 3, 4)

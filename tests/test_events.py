@@ -1,4 +1,4 @@
-"""What a move did (sniff_rules.events): each event's facts, apply's refusals kept, and what each seat sees."""
+"""What a move did (sniff_rules.play.events): each event's facts, apply's refusals kept, and what each seat sees."""
 
 from __future__ import annotations
 
@@ -12,34 +12,17 @@ from typing import Any
 import attrs
 import jsonschema  # type: ignore[import-untyped]
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 import sniff_rules
-from sniff_rules import (
-    AttachmentPoint,
-    Contribution,
-    Draw,
-    IllegalMoveError,
-    InvalidStateError,
-    Pass,
-    Phase,
-    Place,
-    Placement,
-    Port,
-    Rules,
-    Settlement,
-    SniffError,
-    SplitMix64,
-    State,
-    Tile,
-    apply,
-    legal_moves,
-    new_match,
-)
-from sniff_rules.bots import random_move
-from sniff_rules.driver import play_match
-from sniff_rules.events import (
+from sniff_rules.errors import IllegalMoveError, InvalidStateError, SniffError
+from sniff_rules.formats.event_json import event_to_data
+from sniff_rules.formats.notation import parse_move
+from sniff_rules.layout import AttachmentPoint, Contribution, Placement, Port
+from sniff_rules.moves import Draw, Pass, Place, apply, legal_moves
+from sniff_rules.play.bots import random_move
+from sniff_rules.play.driver import play_match
+from sniff_rules.play.events import (
     EVENT_TYPES,
     Dealt,
     Drew,
@@ -49,12 +32,15 @@ from sniff_rules.events import (
     Placed,
     RoundEnded,
     apply_with_events,
-    event_to_data,
     seen_by,
 )
-from sniff_rules.notation import parse_move
-from sniff_rules.strategies import illegal_moves_of, legal_moves_of, states
-from support import about_to_block, deal_order, layout_of, make_state, pt, tiles
+from sniff_rules.randomness import SplitMix64
+from sniff_rules.rules import Rules
+from sniff_rules.scoring import Settlement
+from sniff_rules.state import Phase, State, new_match
+from sniff_rules.tiles import Tile
+from sniff_rules.verify.strategies import illegal_moves_of, legal_moves_of, states
+from support import about_to_block, deal_order, layout_of, library_namespace, make_state, pt, tiles
 
 SCHEMA = Path(__file__).resolve().parent.parent / "specs" / "vectors" / "schema.json"
 
@@ -312,7 +298,7 @@ def _examples() -> dict[type, Event]:
 
 
 EXAMPLES = _examples()
-NAMESPACE: dict[str, Any] = {name: getattr(sniff_rules, name) for name in sniff_rules.__all__}
+NAMESPACE: dict[str, Any] = library_namespace()
 NAMESPACE.update({cls.__name__: cls for cls in EVENT_TYPES})
 
 
@@ -381,10 +367,13 @@ def test_a_placed_event_names_the_point_it_covers() -> None:
     assert after.layout.placements[-1] == placed.placement
 
 
-def test_observe_is_importable_from_the_package() -> None:
-    """SETUP-6: observe and Observation are part of the package's public names."""
-    assert (sniff_rules.view.observe, sniff_rules.view.Observation) == (sniff_rules.observe, sniff_rules.Observation)
-    assert {"observe", "Observation"} <= set(sniff_rules.__all__)
+def test_observe_is_importable_from_the_play_ring() -> None:
+    """SETUP-6: observe and Observation are public names of the play ring."""
+    assert (sniff_rules.play.view.observe, sniff_rules.play.view.Observation) == (
+        sniff_rules.play.observe,
+        sniff_rules.play.Observation,
+    )
+    assert {"observe", "Observation"} <= set(sniff_rules.play.__all__)
 
 
 def test_an_illegal_move_changes_nothing_and_reports_nothing() -> None:

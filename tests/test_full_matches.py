@@ -4,25 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from sniff_rules import (
-    Phase,
-    RandomSource,
-    Rules,
-    SplitMix64,
-    State,
-    apply,
-    legal_moves,
-    new_match,
-    next_round,
-)
-from sniff_rules.bots import play_out, random_move
-from sniff_rules.laws import (
+from sniff_rules.moves import apply, legal_moves
+from sniff_rules.play.bots import play_out, random_move
+from sniff_rules.position.laws import (
     Violation,
     deal_violations,
     move_list_violations,
     position_violations,
     step_violations,
 )
+from sniff_rules.randomness import RandomSource, SplitMix64
+from sniff_rules.rules import Rules
+from sniff_rules.state import Phase, State, new_match, next_round
 
 SEEDS = (0, 1, 2, 17, 2024)
 PLAYERS = (2, 3, 4)

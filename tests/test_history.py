@@ -1,4 +1,4 @@
-"""A round's public log (sniff_rules.history): what each seat sees of a round, and what draws and passes imply."""
+"""A round's public log (sniff_rules.play.history): what each seat sees of a round, and what draws and passes imply."""
 
 from __future__ import annotations
 
@@ -11,11 +11,17 @@ from typing import Any
 import attrs
 import pytest
 
-from sniff_rules import InvalidStateError, Placement, Rules, Settlement, SplitMix64, State, Tile, new_match
-from sniff_rules.bots import random_move
-from sniff_rules.driver import Step, play_match
-from sniff_rules.events import Dealt, Drew, Event, Passed, Placed, RoundEnded
-from sniff_rules.history import Lacked, RoundLog, round_logs
+from sniff_rules.errors import InvalidStateError
+from sniff_rules.layout import Placement
+from sniff_rules.play.bots import random_move
+from sniff_rules.play.driver import Step, play_match
+from sniff_rules.play.events import Dealt, Drew, Event, Passed, Placed, RoundEnded
+from sniff_rules.play.history import Lacked, RoundLog, round_logs
+from sniff_rules.randomness import SplitMix64
+from sniff_rules.rules import Rules
+from sniff_rules.scoring import Settlement
+from sniff_rules.state import State, new_match
+from sniff_rules.tiles import Tile
 
 PLAYERS = (2, 3, 4)
 SEEDS = (1, 2, 3)

@@ -7,13 +7,14 @@ import os
 from unittest import mock
 
 import attrs
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from fuzz_positions import run
 from hostile_documents import categories, judge, mutated
-from sniff_rules import Rules, apply, legal_moves, new_match
-from sniff_rules.codec import state_to_data
+from sniff_rules.formats.state_json import state_to_data
+from sniff_rules.moves import apply, legal_moves
+from sniff_rules.rules import Rules
+from sniff_rules.state import new_match
 
 THOROUGH = os.environ.get("SNIFF_HYPOTHESIS_PROFILE") == "thorough"
 DOCUMENTS = 20_000 if THOROUGH else 2_000
@@ -60,6 +61,6 @@ def test_the_judge_finds_what_a_reader_without_the_position_check_accepts() -> N
     assert "accepted" == judge(document, play=False)[0]
     document["to_move"] = state.opener
     assert "refused" == judge(document, play=False)[0]
-    with mock.patch("sniff_rules.codec.problems", return_value=()):
+    with mock.patch("sniff_rules.formats.state_json.problems", return_value=()):
         outcome, _ = judge(document, play=False)
     assert ["seat to move", "problems"] == categories(outcome)

@@ -1,5 +1,5 @@
 """Hostile vector files and command lines: every file, however broken, ends in a FAIL line with a reason,
-never a traceback or a hang (sniff_rules.vectorfiles, the conformance runner and the command line)."""
+never a traceback or a hang (sniff_rules.verify.vectors.files, the conformance runner and the command line)."""
 
 from __future__ import annotations
 
@@ -12,14 +12,13 @@ from pathlib import Path
 from unittest import mock
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
-from sniff_rules.cli import main
-from sniff_rules.conformance import VectorResult, check_file, check_paths, vector_paths
+from sniff_rules.cli.commands import main
 from sniff_rules.errors import NotationError
-from sniff_rules.jsonio import JsonValue
-from sniff_rules.vectorfiles import (
+from sniff_rules.formats.strict_json import JsonValue
+from sniff_rules.verify.vectors.conformance import VectorResult, check_file, check_paths, vector_paths
+from sniff_rules.verify.vectors.files import (
     MAX_PERFT_DEPTH,
     MAX_VECTOR_BYTES,
     printable,
@@ -90,14 +89,14 @@ def test_a_perft_vector_claiming_few_sequences_fails_once_it_has_more(tmp_path: 
 @pytest.mark.parametrize("counts", [[-1] * 3, [1, 2], [1.0, 2, 3], [True, 2, 3], "many"])
 def test_perft_counts_that_are_no_counts_fail_before_counting(tmp_path: Path, counts: JsonValue) -> None:
     """FORMAT-2: counts are one non-negative integer per depth; anything else fails before a move is made."""
-    with mock.patch("sniff_rules.vectorfiles.legal_moves", side_effect=AssertionError("counted")):
+    with mock.patch("sniff_rules.verify.vectors.files.legal_moves", side_effect=AssertionError("counted")):
         reason = only_failure(perft_file(tmp_path, depth=3, counts=counts))
     assert "one non-negative integer per depth" in reason
 
 
 def test_perft_vectors_beyond_the_files_budget_fail(tmp_path: Path) -> None:
     """FORMAT-2: a file whose perft vectors together count more sequences than the runner's budget fails."""
-    with mock.patch("sniff_rules.vectorfiles.MAX_PERFT_SEQUENCES", 1000):
+    with mock.patch("sniff_rules.verify.vectors.files.MAX_PERFT_SEQUENCES", 1000):
         reason = only_failure(perft_file(tmp_path, depth=6, counts=[10**6] * 6, divide={}))
     assert "at most 1000 sequences" in reason
 
@@ -144,14 +143,14 @@ def test_a_file_larger_than_the_bound_fails_before_it_is_read(tmp_path: Path) ->
     path = tmp_path / "huge.json"
     with path.open("wb") as stream:
         stream.truncate(MAX_VECTOR_BYTES + 1)
-    with mock.patch("sniff_rules.vectorfiles.os.read", side_effect=AssertionError("read")):
+    with mock.patch("sniff_rules.verify.vectors.files.os.read", side_effect=AssertionError("read")):
         assert f"at most {MAX_VECTOR_BYTES} bytes" in only_failure(path)
 
 
 def test_a_file_that_grows_while_read_is_cut_at_the_bound(tmp_path: Path) -> None:
     """FORMAT-2: no more than the bound plus one byte is ever read, whatever the size said."""
     path = written(tmp_path, "grows.json", b"[" + b" " * 100 + b"]")
-    with mock.patch("sniff_rules.vectorfiles.MAX_VECTOR_BYTES", 50), pytest.raises(NotationError) as caught:
+    with mock.patch("sniff_rules.verify.vectors.files.MAX_VECTOR_BYTES", 50), pytest.raises(NotationError) as caught:
         read_vector_bytes(path)
     assert "at most 50 bytes" in str(caught.value)
 
@@ -227,7 +226,7 @@ def test_strict_equality_tells_integers_fractions_and_booleans_apart() -> None:
 
 def test_a_checker_that_chokes_gives_a_fail_not_a_traceback(tmp_path: Path) -> None:
     """FORMAT-2: whatever a vector makes the runner raise becomes that file's FAIL with the reason."""
-    with mock.patch("sniff_rules.conformance._check_perft", side_effect=RecursionError("too deep")):
+    with mock.patch("sniff_rules.verify.vectors.conformance._check_perft", side_effect=RecursionError("too deep")):
         assert "RecursionError: too deep" in only_failure(VECTORS / "perft.json")
 
 
@@ -270,7 +269,7 @@ def test_vectors_write_into_a_file_is_refused_with_a_message(
 ) -> None:
     """`vectors --write --dir FILE` says the folder is a file and exits 2, before generating anything."""
     path = written(tmp_path, "file.txt", b"x")
-    with mock.patch("sniff_rules.vectorgen.generated_files", side_effect=AssertionError("generated")):
+    with mock.patch("sniff_rules.verify.vectors.generate.generated_files", side_effect=AssertionError("generated")):
         assert 2 == main(["vectors", "--write", "--dir", str(path)])
     assert "is not a folder" in capsys.readouterr().out
 
@@ -281,13 +280,13 @@ def test_vectors_into_a_folder_that_cannot_be_written_is_refused(
     """`vectors --write` that cannot write a file says which and why, and exits 2."""
     (tmp_path / "recorded").write_text("a file where a folder goes")
     files = {"recorded/players-2.jsonl": "{}\n"}
-    with mock.patch("sniff_rules.vectorgen.generated_files", return_value=(files, _tally())):
+    with mock.patch("sniff_rules.verify.vectors.generate.generated_files", return_value=(files, _tally())):
         assert 2 == main(["vectors", "--write", "--dir", str(tmp_path)])
     assert "cannot write" in capsys.readouterr().out
 
 
 def _tally() -> object:
-    from sniff_rules.recording import RecordedTally
+    from sniff_rules.verify.vectors.recorded_play import RecordedTally
 
     return RecordedTally()
 
@@ -298,8 +297,8 @@ def test_a_broken_pipe_ends_the_command_quietly(monkeypatch: pytest.MonkeyPatch)
     def gone(*_args: object, **_kwargs: object) -> int:
         raise BrokenPipeError
 
-    monkeypatch.setattr("sniff_rules.cli.conform", gone)
-    with mock.patch("sniff_rules.cli.os.dup2"):
+    monkeypatch.setattr("sniff_rules.cli.commands.conform", gone)
+    with mock.patch("sniff_rules.cli.commands.os.dup2"):
         assert 141 == main(["conform"])
 
 

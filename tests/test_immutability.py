@@ -17,42 +17,25 @@ import attrs
 import pytest
 
 import sniff_rules
-from sniff_rules import (
-    DOUBLE_SIX,
-    AttachmentPoint,
-    Connection,
-    Contribution,
-    Draw,
-    Layout,
-    Pass,
-    Phase,
-    Place,
-    Placement,
-    PlayScore,
-    Port,
-    RoundContext,
-    RoundResult,
-    Rules,
-    Settlement,
-    SplitMix64,
-    State,
-    Tile,
-    apply,
-    legal_moves,
-    new_match,
-)
 from sniff_rules._fast import constructor, fast_frozen, sealed, unchecked_constructor
-from sniff_rules.bots import random_move
-from sniff_rules.driver import Step, play_match
-from sniff_rules.events import Dealt, Drew, MatchWon, Passed, Placed, RoundEnded
-from sniff_rules.geometry import Bounds, LayoutGeometry, PointGeometry, TileGeometry, geometry
-from sniff_rules.history import Lacked, RoundLog, round_logs
-from sniff_rules.position import Problem
-from sniff_rules.record import Deal, MatchRecord
-from sniff_rules.sampler import DealSampler, SampledDeal
-from sniff_rules.search import SearchBot
-from sniff_rules.tally import PaperTally, paper_tally
-from sniff_rules.view import MoveOption, Observation, SeatView, observe, seat_view
+from sniff_rules.draw.geometry import Bounds, LayoutGeometry, PointGeometry, TileGeometry, geometry
+from sniff_rules.draw.tally import PaperTally, paper_tally
+from sniff_rules.layout import AttachmentPoint, Connection, Contribution, Layout, Placement, Port
+from sniff_rules.moves import Draw, Pass, Place, apply, legal_moves
+from sniff_rules.play.bots import random_move
+from sniff_rules.play.driver import Step, play_match
+from sniff_rules.play.events import Dealt, Drew, MatchWon, Passed, Placed, RoundEnded
+from sniff_rules.play.history import Lacked, RoundLog, round_logs
+from sniff_rules.play.record import Deal, MatchRecord
+from sniff_rules.play.sampler import DealSampler, SampledDeal
+from sniff_rules.play.search import SearchBot
+from sniff_rules.play.view import MoveOption, Observation, SeatView, observe, seat_view
+from sniff_rules.position.reachability import Problem
+from sniff_rules.randomness import SplitMix64
+from sniff_rules.rules import Rules
+from sniff_rules.scoring import PlayScore, Settlement
+from sniff_rules.state import Phase, RoundContext, RoundResult, State, new_match
+from sniff_rules.tiles import DOUBLE_SIX, Tile
 
 
 def _finished_round() -> State:

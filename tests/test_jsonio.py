@@ -1,4 +1,4 @@
-"""The hardened JSON reader and its typed accessors (sniff_rules.jsonio, FORMAT-2)."""
+"""The hardened JSON reader and its typed accessors (sniff_rules.formats.strict_json, FORMAT-2)."""
 
 from __future__ import annotations
 
@@ -6,11 +6,10 @@ import json
 from collections.abc import Callable
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
-from sniff_rules import NotationError
-from sniff_rules.jsonio import (
+from sniff_rules.errors import NotationError
+from sniff_rules.formats.strict_json import (
     MAX_JSON_CHARS,
     MAX_JSON_DEPTH,
     MAX_SAFE_INT,

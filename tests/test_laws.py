@@ -1,4 +1,4 @@
-"""The position and move-list laws of sniff_rules.laws: each caught on a state that breaks it, none on real matches."""
+"""The position and move-list laws (sniff_rules.position.laws): each caught where broken, none on real matches."""
 
 from __future__ import annotations
 
@@ -11,10 +11,9 @@ from typing import Any
 
 import attrs
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
-import sniff_rules.laws
+import sniff_rules.position.laws
 from law_samples import (
     BLOCKED,
     DEALT,
@@ -29,21 +28,9 @@ from law_samples import (
     steps_of,
     with_context,
 )
-from sniff_rules import (
-    DOUBLE_SIX,
-    Draw,
-    Layout,
-    Pass,
-    Phase,
-    Place,
-    RoundContext,
-    State,
-    apply,
-    legal_moves,
-    new_match,
-    next_round,
-)
-from sniff_rules.laws import (
+from sniff_rules.layout import Layout
+from sniff_rules.moves import Draw, Pass, Place, apply, legal_moves
+from sniff_rules.position.laws import (
     DEAL_LAWS,
     MOVE_LIST_LAWS,
     POSITION_LAWS,
@@ -54,16 +41,18 @@ from sniff_rules.laws import (
     position_violations,
     step_violations,
 )
-from sniff_rules.strategies import NextRound, Playthrough, playthroughs
+from sniff_rules.state import Phase, RoundContext, State, new_match, next_round
+from sniff_rules.tiles import DOUBLE_SIX
+from sniff_rules.verify.strategies import NextRound, Playthrough, playthroughs
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_importing_the_laws_leaves_hypothesis_out() -> None:
-    """The laws are usable without Hypothesis: importing sniff_rules.laws does not import it."""
+    """The laws are usable without Hypothesis: importing sniff_rules.position.laws does not import it."""
     probe = (
         "import sys\n"
-        "import sniff_rules.laws\n"
+        "import sniff_rules.position.laws\n"
         "assert 'hypothesis' not in sys.modules, sorted(m for m in sys.modules if 'hypothesis' in m)\n"
     )
     environment = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -73,7 +62,7 @@ def test_importing_the_laws_leaves_hypothesis_out() -> None:
 
 def test_every_law_is_documented_once() -> None:
     """Each law name is listed in the module docstring, and every documented name is a law."""
-    doc = sniff_rules.laws.__doc__ or ""
+    doc = sniff_rules.position.laws.__doc__ or ""
     documented = [line.split("``")[1] for line in doc.splitlines() if line.startswith("- ``")]
     names = {*POSITION_LAWS, *MOVE_LIST_LAWS, *STEP_LAWS, *DEAL_LAWS}
     assert sorted(names) == sorted(documented)

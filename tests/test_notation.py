@@ -1,4 +1,4 @@
-"""Text forms of tiles, points, placements and moves (sniff_rules.notation, FORMAT-1)."""
+"""Text forms of tiles, points, placements and moves (sniff_rules.formats.notation, FORMAT-1)."""
 
 from __future__ import annotations
 
@@ -6,22 +6,13 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
-from sniff_rules import (
-    DOUBLE_SIX,
-    AttachmentPoint,
-    Draw,
-    Move,
-    NotationError,
-    Pass,
-    Place,
-    Placement,
-    Port,
-    Tile,
-)
-from sniff_rules.notation import parse_move, parse_placement, parse_point, parse_tile
+from sniff_rules.errors import NotationError
+from sniff_rules.formats.notation import parse_move, parse_placement, parse_point, parse_tile
+from sniff_rules.layout import AttachmentPoint, Placement, Port
+from sniff_rules.moves import Draw, Move, Pass, Place
+from sniff_rules.tiles import DOUBLE_SIX, Tile
 
 POINTS = tuple(
     AttachmentPoint(tile, port)

@@ -1,4 +1,4 @@
-"""The OpenSpiel adapter (sniff_rules.openspiel): OpenSpiel's own checks, the golden playthrough, resampling."""
+"""The OpenSpiel adapter (sniff_rules.adapters.openspiel): OpenSpiel's checks, the golden playthrough, resampling."""
 
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel", reason="the OpenSpiel adapter needs the [openspiel] extra")
 np = pytest.importorskip("numpy", reason="the OpenSpiel adapter needs the [openspiel] extra")
 
-import sniff_rules.openspiel  # noqa: E402  (registers the game, after the skip)
-from sniff_rules import InvalidRulesError, SniffError  # noqa: E402
-from sniff_rules.actions import DRAW_ACTION  # noqa: E402
+import sniff_rules.adapters.openspiel  # noqa: E402  (registers the game, after the skip)
+from sniff_rules.adapters.actions import DRAW_ACTION  # noqa: E402
+from sniff_rules.errors import InvalidRulesError, SniffError  # noqa: E402
 
 PLAYTHROUGH = Path(__file__).parent.parent / "specs" / "playthroughs" / "python_american_sniff.txt"
 PLAYTHROUGH_GAME = "python_american_sniff(players=4)"
@@ -25,7 +25,7 @@ PLAYTHROUGH_SEED = 17
 
 
 def _load(**params: object) -> Any:
-    return pyspiel.load_game(sniff_rules.openspiel.GAME_NAME, params)
+    return pyspiel.load_game(sniff_rules.adapters.openspiel.GAME_NAME, params)
 
 
 def _random_states(game: Any, games: int, seed: int) -> list[Any]:
@@ -113,7 +113,7 @@ def test_a_match_is_won_by_one_side() -> None:
 
 def test_leaders_at_the_round_cap_share_the_win() -> None:
     """Two of three sides level at the cap each get (3 - 2) / (2 * 2) = 1/4, the third -1/2."""
-    from sniff_rules._openspiel_core import OVER, make_core, returns_of
+    from sniff_rules.adapters.openspiel.core import OVER, make_core, returns_of
 
     state = next(s for s in _random_states(_load(players=3, scope="match", max_rounds=1), 1, 2) if s.is_terminal())
     core = state.core
@@ -133,7 +133,7 @@ def test_the_round_cap_ends_a_match() -> None:
 def test_bad_parameters_are_refused(params: dict[str, object]) -> None:
     """Players outside 2..4 (SETUP-2), an unknown scope or a round cap below 1 (MATCH-1) are refused."""
     with pytest.raises(SniffError) as refused:
-        sniff_rules.openspiel.AmericanSniffGame(params)
+        sniff_rules.adapters.openspiel.AmericanSniffGame(params)
     assert ("SETUP-2" if "players" in params else "MATCH-1") == refused.value.rule
     assert isinstance(refused.value, InvalidRulesError)
 
@@ -215,7 +215,9 @@ def test_is_mcts_plays_a_round_against_a_random_bot() -> None:
 
 def test_importing_the_library_imports_neither_numpy_nor_pyspiel() -> None:
     """`import sniff_rules` (and its action space) leaves numpy and pyspiel unimported: the extra stays optional."""
-    code = "import sys, sniff_rules, sniff_rules.actions; print(sorted({'numpy', 'pyspiel'} & set(sys.modules)))"
+    code = (
+        "import sys, sniff_rules, sniff_rules.adapters.actions; print(sorted({'numpy', 'pyspiel'} & set(sys.modules)))"
+    )
     found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert "[]" == found.stdout.strip()
 
@@ -248,7 +250,7 @@ def test_the_speed_benchmark_counts_the_actions_and_chance_outcomes_it_plays(obs
 
 def test_a_pass_is_logged_without_a_tile() -> None:
     """PASS-1: a pass enters the round's log with tile -1, so the history tensor shows no tile for it."""
-    from sniff_rules.actions import PASS_ACTION
+    from sniff_rules.adapters.actions import PASS_ACTION
 
     passes = []
     for state in _random_states(_load(players=4), 40, 5):
@@ -274,7 +276,7 @@ def test_a_deal_outcome_not_among_the_undealt_tiles_is_refused(outcome: Any) -> 
 
 def test_a_draw_outcome_not_in_the_boneyard_is_refused() -> None:
     """DRAW-2: a draw's chance node takes only a boneyard tile; any other outcome is refused and changes nothing."""
-    from sniff_rules._openspiel_core import DRAW
+    from sniff_rules.adapters.openspiel.core import DRAW
 
     state = next(s for s in _random_states(_load(players=2), 20, 8) if s.core.phase == DRAW)
     boneyard = [tile for tile, _ in state.chance_outcomes()]

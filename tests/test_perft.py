@@ -1,12 +1,16 @@
-"""Perft counts (sniff_rules.perft) against a plain recursive count."""
+"""Perft counts (sniff_rules.verify.perft) against a plain recursive count."""
 
 from __future__ import annotations
 
 import pytest
 
-from sniff_rules import DOUBLE_SIX, InvalidStateError, Phase, Rules, State, Tile, apply, legal_moves, new_match
-from sniff_rules.notation import parse_move
-from sniff_rules.perft import perft
+from sniff_rules.errors import InvalidStateError
+from sniff_rules.formats.notation import parse_move
+from sniff_rules.moves import apply, legal_moves
+from sniff_rules.rules import Rules
+from sniff_rules.state import Phase, State, new_match
+from sniff_rules.tiles import DOUBLE_SIX, Tile
+from sniff_rules.verify.perft import perft
 
 
 def plain_count(state: State, depth: int) -> int:

@@ -1,4 +1,4 @@
-"""The PettingZoo environment (sniff_rules.pettingzoo) and its single-agent form (sniff_rules.single_agent):
+"""The PettingZoo environment and its single-agent form (sniff_rules.adapters.pettingzoo):
 PettingZoo's and Gymnasium's own checks, whole matches, secrecy (SETUP-6).
 
 PettingZoo's ``max_cycles_test`` does not apply: it builds ``mod.parallel_env``
@@ -26,23 +26,15 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test.api_test import api_test
 from pettingzoo.test.seed_test import seed_test
 
-from sniff_rules import IllegalMoveError, InvalidMoveError, InvalidRulesError, Phase, State, actions
-from sniff_rules.events import Event
-from sniff_rules.pettingzoo import (
-    ENV_ID,
-    NUM_ACTIONS,
-    _lacking_of,
-    _observation,
-    _table_part,
-    agent_name,
-    env,
-    observation_of,
-    raw_env,
-)
+import sniff_rules.adapters.actions as actions
+from sniff_rules.adapters.pettingzoo import ENV_ID, SingleAgentEnv, agent_name, env, observation_of, raw_env
+from sniff_rules.adapters.pettingzoo.environment import NUM_ACTIONS, _lacking_of, _observation, _table_part
+from sniff_rules.errors import IllegalMoveError, InvalidMoveError, InvalidRulesError
+from sniff_rules.play.events import Event
+from sniff_rules.play.sampler import DealSampler
+from sniff_rules.play.view import observe, seat_view
 from sniff_rules.randomness import RandomSource, SplitMix64
-from sniff_rules.sampler import DealSampler
-from sniff_rules.single_agent import SingleAgentEnv
-from sniff_rules.view import observe, seat_view
+from sniff_rules.state import Phase, State
 
 PLAYERS = (2, 3, 4)
 

@@ -1,4 +1,4 @@
-"""The position check (sniff_rules.position): every state legal play reaches has no problem, and each
+"""The position check (sniff_rules.position.reachability): every state legal play reaches has no problem, and each
 way a position can be unreachable is found, with its rule and field — the issue's reproducers included."""
 
 from __future__ import annotations
@@ -10,36 +10,21 @@ from unittest import mock
 
 import attrs
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
-import sniff_rules._turn_order as turn_order
+import sniff_rules.position._turn_order as turn_order
 from reachability import unreachable, walk_explains
-from sniff_rules import (
-    DOUBLE_SIX,
-    HandMask,
-    InvalidStateError,
-    Phase,
-    Place,
-    Problem,
-    RoundResult,
-    Rules,
-    Settlement,
-    SniffError,
-    State,
-    Tile,
-    apply,
-    legal_moves,
-    new_match,
-    next_round,
-    problems,
-    settle_round,
-)
-from sniff_rules.codec import state_from_data, state_to_data
-from sniff_rules.jsonio import JsonValue
-from sniff_rules.laws import position_violations
-from sniff_rules.position import lot_problems, round_result_problems
-from sniff_rules.strategies import states
+from sniff_rules.errors import InvalidStateError, SniffError
+from sniff_rules.formats.state_json import state_from_data, state_to_data
+from sniff_rules.formats.strict_json import JsonValue
+from sniff_rules.moves import Place, apply, legal_moves
+from sniff_rules.position.laws import position_violations
+from sniff_rules.position.reachability import Problem, lot_problems, problems, round_result_problems
+from sniff_rules.rules import Rules
+from sniff_rules.scoring import Settlement, settle_round
+from sniff_rules.state import Phase, RoundResult, State, new_match, next_round
+from sniff_rules.tiles import DOUBLE_SIX, HandMask, Tile
+from sniff_rules.verify.strategies import states
 
 Document = dict[str, JsonValue]
 
@@ -68,9 +53,9 @@ def first(where: Callable[[State], bool]) -> State:
 def unchecked() -> Iterator[None]:
     """Read documents without the position check, to build the unreachable states it must find."""
     with (
-        mock.patch("sniff_rules.codec.problems", return_value=()),
-        mock.patch("sniff_rules.codec.round_result_problems", return_value=[]),
-        mock.patch("sniff_rules.codec.lot_problems", return_value=[]),
+        mock.patch("sniff_rules.formats.state_json.problems", return_value=()),
+        mock.patch("sniff_rules.formats.state_json.round_result_problems", return_value=[]),
+        mock.patch("sniff_rules.formats.state_json.lot_problems", return_value=[]),
     ):
         yield
 
@@ -441,7 +426,7 @@ def test_a_later_round_score_beyond_what_the_last_settlement_left_is_refused() -
 
 
 def test_every_law_a_state_breaks_is_a_problem_without_asking_the_laws() -> None:
-    """A state that breaks a position law of sniff_rules.laws has a problem even with the laws' own check
+    """A state that breaks a position law of sniff_rules.position.laws has a problem even with the laws' own check
     switched off: the position check's own checks cover every law."""
     broken = 0
     for state in match_states()[::7]:
@@ -458,7 +443,7 @@ def test_every_law_a_state_breaks_is_a_problem_without_asking_the_laws() -> None
                 continue
             if position_violations(changed):
                 broken += 1
-                with mock.patch("sniff_rules.position.position_violations", return_value=()):
+                with mock.patch("sniff_rules.position.reachability.position_violations", return_value=()):
                     assert problems(changed), repr(changed)
     assert broken > 100
 
@@ -525,7 +510,7 @@ def test_states_a_few_facts_away_break_no_law_the_checks_miss(index: int, kinds:
         except SniffError:
             return
     if position_violations(state):
-        with mock.patch("sniff_rules.position.position_violations", return_value=()):
+        with mock.patch("sniff_rules.position.reachability.position_violations", return_value=()):
             assert problems(state), repr(state)
 
 

@@ -1,4 +1,4 @@
-"""A match record (sniff_rules.record): it replays to every state and event, and its JSON is read as hardened."""
+"""A match record (sniff_rules.play.record): it replays to every state and event, and its JSON is read as hardened."""
 
 from __future__ import annotations
 
@@ -15,37 +15,25 @@ import jsonschema  # type: ignore[import-untyped]
 import pytest
 
 import sniff_rules
-from sniff_rules import (
-    DOUBLE_SIX,
-    Draw,
-    IllegalMoveError,
-    InvalidMoveError,
-    InvalidStateError,
-    Move,
-    NotationError,
-    Phase,
-    Rules,
-    SniffError,
-    SplitMix64,
-    State,
-    new_match,
-    next_round,
-    shuffled,
-)
-from sniff_rules.bots import random_move
-from sniff_rules.driver import Step, play_match
-from sniff_rules.events import Event
-from sniff_rules.jsonio import JsonValue
-from sniff_rules.randomness import RandomSource
-from sniff_rules.record import (
+from sniff_rules.errors import IllegalMoveError, InvalidMoveError, InvalidStateError, NotationError, SniffError
+from sniff_rules.formats.record_json import (
     MAX_RECORD_MOVES,
-    Deal,
-    MatchRecord,
     record_from_data,
     record_from_json,
     record_to_data,
     record_to_json,
 )
+from sniff_rules.formats.strict_json import JsonValue
+from sniff_rules.moves import Draw, Move
+from sniff_rules.play.bots import random_move
+from sniff_rules.play.driver import Step, play_match
+from sniff_rules.play.events import Event
+from sniff_rules.play.record import Deal, MatchRecord
+from sniff_rules.randomness import RandomSource, SplitMix64, shuffled
+from sniff_rules.rules import Rules
+from sniff_rules.state import Phase, State, new_match, next_round
+from sniff_rules.tiles import DOUBLE_SIX
+from support import library_namespace
 
 SCHEMA = Path(__file__).resolve().parent.parent / "specs" / "vectors" / "schema.json"
 PLAYERS = (2, 3, 4)
@@ -369,7 +357,7 @@ def test_records_and_deals_are_sealed_and_paste_back(make: Callable[[], Any]) ->
     value = make()
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         value.__setstate__({})
-    namespace: dict[str, Any] = {name: getattr(sniff_rules, name) for name in sniff_rules.__all__}
+    namespace: dict[str, Any] = library_namespace()
     namespace.update(MatchRecord=MatchRecord, Deal=Deal)
     for rebuilt in (copy.copy(value), pickle.loads(pickle.dumps(value)), eval(repr(value), namespace)):
         assert value == rebuilt

@@ -10,24 +10,13 @@ from typing import Any, cast
 
 import pytest
 
-from sniff_rules import (
-    DOUBLE_SIX,
-    Draw,
-    InvalidRulesError,
-    InvalidStateError,
-    InvalidTileError,
-    NotationError,
-    Phase,
-    Place,
-    Port,
-    Rules,
-    SplitMix64,
-    Tile,
-    apply,
-    new_match,
-    next_round,
-    shuffled,
-)
+from sniff_rules.errors import InvalidRulesError, InvalidStateError, InvalidTileError, NotationError
+from sniff_rules.layout import Port
+from sniff_rules.moves import Draw, Place, apply
+from sniff_rules.randomness import SplitMix64, shuffled
+from sniff_rules.rules import Rules
+from sniff_rules.state import Phase, new_match, next_round
+from sniff_rules.tiles import DOUBLE_SIX, Tile
 from support import (
     GAMMA,
     IDENTITY_SHUFFLE,

@@ -4,23 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from sniff_rules import (
-    DOUBLE_SIX,
-    IllegalMoveError,
-    InvalidStateError,
-    Layout,
-    Phase,
-    Place,
-    Placement,
-    Port,
-    Rules,
-    State,
-    Tile,
-    apply,
-    legal_moves,
-    new_match,
-    next_round,
-)
+from sniff_rules.errors import IllegalMoveError, InvalidStateError
+from sniff_rules.layout import Layout, Placement, Port
+from sniff_rules.moves import Place, apply, legal_moves
+from sniff_rules.rules import Rules
+from sniff_rules.state import Phase, State, new_match, next_round
+from sniff_rules.tiles import DOUBLE_SIX, Tile
 from support import (
     IDENTITY_SHUFFLE,
     ScriptedSource,

@@ -8,22 +8,12 @@ from typing import Any, cast
 
 import pytest
 
-from sniff_rules import (
-    DOUBLE_SIX,
-    Draw,
-    IllegalMoveError,
-    InvalidMoveError,
-    Move,
-    Pass,
-    Place,
-    Port,
-    Rules,
-    State,
-    Tile,
-    apply,
-    legal_moves,
-    new_match,
-)
+from sniff_rules.errors import IllegalMoveError, InvalidMoveError
+from sniff_rules.layout import Port
+from sniff_rules.moves import Draw, Move, Pass, Place, apply, legal_moves
+from sniff_rules.rules import Rules
+from sniff_rules.state import State, new_match
+from sniff_rules.tiles import DOUBLE_SIX, Tile
 from support import assert_refused, deal_order, layout_of, make_state, play, pt, refusal, tiles
 
 # --- TURN-1 ---

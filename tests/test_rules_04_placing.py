@@ -6,22 +6,12 @@ from __future__ import annotations
 import attrs
 import pytest
 
-from sniff_rules import (
-    AttachmentPoint,
-    Connection,
-    IllegalMoveError,
-    InvalidMoveError,
-    Layout,
-    Place,
-    Placement,
-    Port,
-    RoundResult,
-    Settlement,
-    Tile,
-    apply,
-    legal_moves,
-)
-from sniff_rules.layout import placement_refusal
+from sniff_rules.errors import IllegalMoveError, InvalidMoveError
+from sniff_rules.layout import AttachmentPoint, Connection, Layout, Placement, Port, placement_refusal
+from sniff_rules.moves import Place, apply, legal_moves
+from sniff_rules.scoring import Settlement
+from sniff_rules.state import RoundResult
+from sniff_rules.tiles import Tile
 from support import assert_refused, layout_of, make_state, mask, open_points, position, pt, refusal, tiles
 
 A, B = Port.CHAIN_A, Port.CHAIN_B

@@ -3,7 +3,10 @@ both long sides, then open with its value."""
 
 from __future__ import annotations
 
-from sniff_rules import IllegalMoveError, Layout, Place, Port, Tile, apply, legal_moves, recount_end
+from sniff_rules.errors import IllegalMoveError
+from sniff_rules.layout import Layout, Port, recount_end
+from sniff_rules.moves import Place, apply, legal_moves
+from sniff_rules.tiles import Tile
 from support import assert_refused, layout_of, open_points, position, pt, refusal, tiles
 
 A, B = Port.CHAIN_A, Port.CHAIN_B

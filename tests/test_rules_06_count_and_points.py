@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from sniff_rules import Place, Port, Tile, apply, play_points, recount_end, score_play
+from sniff_rules.layout import Port, recount_end
+from sniff_rules.moves import Place, apply
+from sniff_rules.scoring import play_points, score_play
+from sniff_rules.tiles import Tile
 from support import layout_of, make_state, pt, tiles
 
 A, B = Port.CHAIN_A, Port.CHAIN_B

@@ -4,20 +4,11 @@ from __future__ import annotations
 
 import attrs
 
-from sniff_rules import (
-    DOUBLE_SIX,
-    Draw,
-    HandMask,
-    IllegalMoveError,
-    Pass,
-    Phase,
-    Place,
-    Port,
-    State,
-    Tile,
-    apply,
-    legal_moves,
-)
+from sniff_rules.errors import IllegalMoveError
+from sniff_rules.layout import Port
+from sniff_rules.moves import Draw, Pass, Place, apply, legal_moves
+from sniff_rules.state import Phase, State
+from sniff_rules.tiles import DOUBLE_SIX, HandMask, Tile
 from support import (
     NON_SIX,
     about_to_block,

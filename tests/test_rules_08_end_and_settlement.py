@@ -7,26 +7,13 @@ from collections.abc import Sequence
 import pytest
 
 import sniff_rules
-from sniff_rules import (
-    DOUBLE_SIX,
-    Draw,
-    IllegalMoveError,
-    InvalidStateError,
-    Pass,
-    Phase,
-    Place,
-    Port,
-    Rules,
-    Settlement,
-    State,
-    Tile,
-    apply,
-    legal_moves,
-    new_match,
-    next_round,
-    round_to_five,
-    settle_round,
-)
+from sniff_rules.errors import IllegalMoveError, InvalidStateError
+from sniff_rules.layout import Port
+from sniff_rules.moves import Draw, Pass, Place, apply, legal_moves
+from sniff_rules.rules import Rules
+from sniff_rules.scoring import Settlement, round_to_five, settle_round
+from sniff_rules.state import Phase, State, new_match, next_round
+from sniff_rules.tiles import DOUBLE_SIX, Tile
 from support import (
     assert_refused,
     assert_refused_call,

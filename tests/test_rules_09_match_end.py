@@ -5,24 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from sniff_rules import (
-    DOUBLE_SIX,
-    Draw,
-    IllegalMoveError,
-    InvalidStateError,
-    Pass,
-    Phase,
-    Place,
-    Port,
-    RoundResult,
-    Rules,
-    Settlement,
-    State,
-    Tile,
-    apply,
-    legal_moves,
-    next_round,
-)
+from sniff_rules.errors import IllegalMoveError, InvalidStateError
+from sniff_rules.layout import Port
+from sniff_rules.moves import Draw, Pass, Place, apply, legal_moves
+from sniff_rules.rules import Rules
+from sniff_rules.scoring import Settlement
+from sniff_rules.state import Phase, RoundResult, State, next_round
+from sniff_rules.tiles import DOUBLE_SIX, Tile
 from support import assert_refused, assert_refused_call, layout_of, make_state, pt, refusal, tiles
 
 LOW, HIGH = Port.LOW, Port.HIGH

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
-from sniff_rules import InvalidStateError
-from sniff_rules.tally import MAX_TALLY_POINTS, PaperTally, paper_tally
+from sniff_rules.draw.tally import MAX_TALLY_POINTS, PaperTally, paper_tally
+from sniff_rules.errors import InvalidStateError
 from support import refusal
 
 

@@ -15,41 +15,24 @@ from typing import Any
 import attrs
 import pytest
 
-from sniff_rules import (
-    AttachmentPoint,
-    Connection,
-    Contribution,
-    Draw,
+from sniff_rules.errors import (
     IllegalMoveError,
     InvalidMoveError,
     InvalidRulesError,
     InvalidStateError,
     InvalidTileError,
-    Layout,
     NotationError,
-    Pass,
-    Phase,
-    Place,
-    Placement,
-    Port,
-    RoundResult,
-    Rules,
-    Settlement,
     SniffError,
-    SplitMix64,
-    State,
-    Tile,
-    apply,
-    legal_moves,
-    new_match,
-    next_round,
-    parse_tiles,
-    position_key,
-    score_play,
-    settle_round,
 )
-from sniff_rules.codec import state_from_json
-from sniff_rules.view import observe
+from sniff_rules.formats.state_json import state_from_json
+from sniff_rules.layout import AttachmentPoint, Connection, Contribution, Layout, Placement, Port
+from sniff_rules.moves import Draw, Pass, Place, apply, legal_moves
+from sniff_rules.play.view import observe
+from sniff_rules.randomness import SplitMix64
+from sniff_rules.rules import Rules
+from sniff_rules.scoring import Settlement, score_play, settle_round
+from sniff_rules.state import Phase, RoundResult, State, new_match, next_round, position_key
+from sniff_rules.tiles import Tile, parse_tiles
 
 _RULES = Rules.standard(2)
 _POINT = AttachmentPoint(Tile(1, 4), Port.HIGH)

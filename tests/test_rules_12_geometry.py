@@ -8,12 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
-from sniff_rules import InvalidStateError, Layout, Rules, State, Tile, apply, legal_moves, new_match
-from sniff_rules.conformance import check_paths
-from sniff_rules.geometry import (
+from sniff_rules.draw.geometry import (
     FIT_HALF_EXTENT,
     MIN_HALF_EXTENT,
     Bounds,
@@ -21,16 +18,19 @@ from sniff_rules.geometry import (
     LayoutGeometry,
     TileGeometry,
     geometry,
-    geometry_to_data,
-    geometry_to_json,
     outside,
     overlapping,
 )
-from sniff_rules.geometryvectors import geometry_document
-from sniff_rules.layout import Port
-from sniff_rules.moves import Place
+from sniff_rules.errors import InvalidStateError
+from sniff_rules.formats.geometry_json import geometry_to_data, geometry_to_json
+from sniff_rules.layout import Layout, Port
+from sniff_rules.moves import Place, apply, legal_moves
 from sniff_rules.randomness import SplitMix64
-from sniff_rules.state import Phase
+from sniff_rules.rules import Rules
+from sniff_rules.state import Phase, State, new_match
+from sniff_rules.tiles import Tile
+from sniff_rules.verify.vectors.conformance import check_paths
+from sniff_rules.verify.vectors.geometry_vectors import geometry_document
 from support import refusal
 
 SEED_CHAIN = (

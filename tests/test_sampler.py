@@ -1,4 +1,4 @@
-"""The hidden-information sampler (sniff_rules.sampler): consistent deals, drawn uniformly (SETUP-6, DRAW-1, PASS-1)."""
+"""The hidden-information sampler (play.sampler): consistent deals drawn uniformly (SETUP-6, DRAW-1, PASS-1)."""
 
 from __future__ import annotations
 
@@ -7,17 +7,20 @@ import math
 from collections import Counter
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
-from sniff_rules import IllegalMoveError, InvalidStateError, Move, RandomSource, Rules, SplitMix64, new_match
-from sniff_rules.bots import random_move
-from sniff_rules.driver import Step, play_match
-from sniff_rules.events import Event, apply_with_events, seen_by
-from sniff_rules.sampler import DealSampler, SampledDeal
-from sniff_rules.state import State
+from sniff_rules.errors import IllegalMoveError, InvalidStateError
+from sniff_rules.formats.view_json import seat_view_to_json
+from sniff_rules.moves import Move
+from sniff_rules.play.bots import random_move
+from sniff_rules.play.driver import Step, play_match
+from sniff_rules.play.events import Event, apply_with_events, seen_by
+from sniff_rules.play.sampler import DealSampler, SampledDeal
+from sniff_rules.play.view import SeatView, seat_view
+from sniff_rules.randomness import RandomSource, SplitMix64
+from sniff_rules.rules import Rules
+from sniff_rules.state import State, new_match
 from sniff_rules.tiles import DOUBLE_SIX
-from sniff_rules.view import SeatView, seat_view, seat_view_to_json
 
 CHI_SQUARE_Z: float = 3.090
 """The standard normal quantile for a 0.001 upper tail: a uniform sampler fails one test in a thousand."""

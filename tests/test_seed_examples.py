@@ -3,7 +3,9 @@ end count and points (COUNT-1..4, POINTS-1, SNIFF-1, SNIFF-3, PLACE-1, PLACE-2).
 
 from __future__ import annotations
 
-from sniff_rules import AttachmentPoint, Layout, Port, Tile, recount_end, score_play
+from sniff_rules.layout import AttachmentPoint, Layout, Port, recount_end
+from sniff_rules.scoring import score_play
+from sniff_rules.tiles import Tile
 
 Expected = tuple[list[tuple[str, int]], list[tuple[str, int]], int, int]
 

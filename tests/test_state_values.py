@@ -8,19 +8,12 @@ import attrs
 import pytest
 
 import sniff_rules
-from sniff_rules import (
-    Layout,
-    Phase,
-    Rules,
-    SplitMix64,
-    State,
-    Tile,
-    apply,
-    legal_moves,
-    new_match,
-    next_round,
-    position_key,
-)
+from sniff_rules.layout import Layout
+from sniff_rules.moves import apply, legal_moves
+from sniff_rules.randomness import SplitMix64
+from sniff_rules.rules import Rules
+from sniff_rules.state import Phase, State, new_match, next_round, position_key
+from sniff_rules.tiles import Tile
 
 _NAMESPACE = vars(sniff_rules)
 

@@ -1,4 +1,4 @@
-"""The stateful machine of sniff_rules.testing: it passes on the library and bites on broken adapters."""
+"""The stateful machine of sniff_rules.verify.machine: it passes on the library and bites on broken adapters."""
 
 from __future__ import annotations
 
@@ -8,14 +8,17 @@ from typing import ClassVar
 
 import attrs
 import pytest
-from hypothesis import HealthCheck, settings
-from hypothesis import Phase as HypothesisPhase
+from hypothesis import HealthCheck, Phase as HypothesisPhase, settings
 from hypothesis.stateful import run_state_machine_as_test
 
 import sniff_rules
-from sniff_rules import IllegalMoveError, Move, Phase, Place, Port, Rules, SniffError, State
-from sniff_rules.laws import DEAL_LAWS, MOVE_LIST_LAWS, POSITION_LAWS, STEP_LAWS
-from sniff_rules.testing import CHECK_OF_LAW, InvariantViolation, SniffMachine
+from sniff_rules.errors import IllegalMoveError, SniffError
+from sniff_rules.layout import Port
+from sniff_rules.moves import Move, Place
+from sniff_rules.position.laws import DEAL_LAWS, MOVE_LIST_LAWS, POSITION_LAWS, STEP_LAWS
+from sniff_rules.rules import Rules
+from sniff_rules.state import Phase, State
+from sniff_rules.verify.machine import CHECK_OF_LAW, InvariantViolation, SniffMachine
 
 TestSniffMachine = SniffMachine.TestCase
 TestSniffMachine.__doc__ = (
@@ -166,7 +169,7 @@ def test_the_machine_catches_a_broken_adapter(
 
 
 def test_every_law_is_reported_under_a_check_of_the_machine() -> None:
-    """Every law of sniff_rules.laws, and no other name, is reported under one of SniffMachine.CHECKS."""
+    """Every law of sniff_rules.position.laws, and no other name, is reported under one of SniffMachine.CHECKS."""
     every_law = {*POSITION_LAWS, *MOVE_LIST_LAWS, *STEP_LAWS, *DEAL_LAWS}
     assert every_law == set(CHECK_OF_LAW)
     assert set(CHECK_OF_LAW.values()) <= set(SniffMachine.CHECKS)

@@ -1,4 +1,4 @@
-"""The step and deal laws of sniff_rules.laws: each caught on a step or deal that breaks it."""
+"""The step and deal laws of sniff_rules.position.laws: each caught on a step or deal that breaks it."""
 
 from __future__ import annotations
 
@@ -19,20 +19,15 @@ from law_samples import (
     evolved,
     with_context,
 )
-from sniff_rules import (
-    DOUBLE_SIX,
-    Draw,
-    Place,
-    Rules,
-    apply,
-    legal_moves,
-    new_match,
-)
-from sniff_rules.laws import (
+from sniff_rules.moves import Draw, Place, apply, legal_moves
+from sniff_rules.position.laws import (
     Violation,
     deal_violations,
     step_violations,
 )
+from sniff_rules.rules import Rules
+from sniff_rules.state import new_match
+from sniff_rules.tiles import DOUBLE_SIX
 
 # Step laws.
 

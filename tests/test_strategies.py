@@ -1,4 +1,4 @@
-"""sniff_rules.strategies: each strategy produces what it claims, and hypothesis stays optional."""
+"""sniff_rules.verify.strategies: each strategy produces what it claims, and hypothesis stays optional."""
 
 from __future__ import annotations
 
@@ -12,28 +12,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import Phase as HypothesisPhase
-from hypothesis import find, given, settings
-from hypothesis import strategies as st
+from hypothesis import Phase as HypothesisPhase, find, given, settings, strategies as st
 from hypothesis.errors import InvalidArgument
 
 import sniff_rules
-from sniff_rules import (
-    DOUBLE_SIX,
-    Move,
-    Phase,
-    Port,
-    Rules,
-    SniffError,
-    State,
-    Tile,
-    apply,
-    legal_moves,
-    new_match,
-    next_round,
-    strategies,
-)
-from sniff_rules.strategies import (
+import sniff_rules.verify.strategies as strategies
+from sniff_rules.errors import SniffError
+from sniff_rules.layout import Port
+from sniff_rules.moves import Move, apply, legal_moves
+from sniff_rules.rules import Rules
+from sniff_rules.state import Phase, State, new_match, next_round
+from sniff_rules.tiles import DOUBLE_SIX, Tile
+from sniff_rules.verify.strategies import (
     NextRound,
     Playthrough,
     illegal_moves_of,
@@ -45,12 +35,12 @@ from sniff_rules.strategies import (
     states,
     tiles,
 )
-from support import layout_of, make_state, pt
+from support import layout_of, library_namespace, make_state, pt
 
 ROOT = Path(__file__).resolve().parent.parent
 
 # Names a repr may use; the library's own, as a frontend gets them with a star import.
-NAMESPACE: dict[str, Any] = {name: getattr(sniff_rules, name) for name in sniff_rules.__all__}
+NAMESPACE: dict[str, Any] = library_namespace()
 NAMESPACE.update({name: getattr(strategies, name) for name in strategies.__all__})
 
 SEARCH = settings(max_examples=1000, database=None, phases=[HypothesisPhase.generate, HypothesisPhase.shrink])
@@ -107,9 +97,9 @@ def test_import_sniff_rules_leaves_hypothesis_out() -> None:
     """Importing sniff_rules (and its core modules) does not import hypothesis; the strategies do."""
     probe = (
         "import sys\n"
-        "import sniff_rules, sniff_rules.bots, sniff_rules.view, sniff_rules.tally\n"
+        "import sniff_rules, sniff_rules.play.bots, sniff_rules.play.view, sniff_rules.draw.tally\n"
         "assert 'hypothesis' not in sys.modules, sorted(m for m in sys.modules if 'hypothesis' in m)\n"
-        "import sniff_rules.strategies\n"
+        "import sniff_rules.verify.strategies\n"
         "assert 'hypothesis' in sys.modules\n"
     )
     environment = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -309,12 +299,12 @@ def test_hypothesis_entry_point_names_the_registration() -> None:
 
 
 def test_entry_point_hook_survives_strategies_imported_first() -> None:
-    """SETUP-1: importing sniff_rules.strategies first, with the hook installed, neither fails nor half-registers."""
+    """SETUP-1: importing the strategies first, with the hook installed, neither fails nor half-registers."""
     program = (
-        "import sniff_rules.strategies\n"
+        "import sniff_rules.verify.strategies\n"
         "from hypothesis import given, strategies as st\n"
         "from sniff_rules import Tile\n"
-        "from sniff_rules.hypothesis_plugin import register_on_import\n"
+        "from sniff_rules.verify.hypothesis_plugin import register_on_import\n"
         "register_on_import()\n"
         "seen = []\n"
         "@given(st.from_type(Tile))\n"

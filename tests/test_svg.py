@@ -1,4 +1,4 @@
-"""SVG pictures (sniff_rules.svg): valid self-contained XML, clickable markers, the seed's markers, no secrets."""
+"""SVG pictures (sniff_rules.draw.svg): valid self-contained XML, clickable markers, the seed's markers, no secrets."""
 
 from __future__ import annotations
 
@@ -9,13 +9,17 @@ from pathlib import Path
 
 import pytest
 
-from sniff_rules import InvalidStateError, Layout, Rules, State, Tile, new_match
-from sniff_rules.bots import random_bot
-from sniff_rules.driver import play_match
-from sniff_rules.events import Event
+from sniff_rules.draw.svg import DEFAULT_COLORS, SPEC_PICTURES, spec_pictures, svg, tally_svg
+from sniff_rules.errors import InvalidStateError
+from sniff_rules.layout import Layout
+from sniff_rules.play.bots import random_bot
+from sniff_rules.play.driver import play_match
+from sniff_rules.play.events import Event
+from sniff_rules.play.view import SeatView, present_seat_view, seat_view
 from sniff_rules.randomness import SplitMix64
-from sniff_rules.svg import DEFAULT_COLORS, SPEC_PICTURES, spec_pictures, svg, tally_svg
-from sniff_rules.view import SeatView, present_seat_view, seat_view
+from sniff_rules.rules import Rules
+from sniff_rules.state import State, new_match
+from sniff_rules.tiles import Tile
 from support import refusal
 
 PICTURES = Path(__file__).resolve().parent.parent / "specs" / "pictures"

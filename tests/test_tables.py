@@ -13,19 +13,21 @@ from math import prod
 
 import pytest
 
-from sniff_rules import DOUBLE_SIX, AttachmentPoint, Draw, Pass, Place, Port, Tile, TileIndex
 from sniff_rules.layout import (
     _STEPS,
     POINTS,
     VALID_POINT_IDS,
+    AttachmentPoint,
+    Port,
     _attach_by_chain_or_double,
     _make_points,
     _step,
     place_on,
 )
-from sniff_rules.moves import _DRAWS, _LEADS, _PASSES, _POINT_NEEDS, _fill_places
+from sniff_rules.moves import _DRAWS, _LEADS, _PASSES, _POINT_NEEDS, Draw, Pass, Place, _fill_places
 from sniff_rules.randomness import _shuffle_groups
 from sniff_rules.tiles import (
+    DOUBLE_SIX,
     FULL_SET_MASK,
     HIGH_PIP,
     IS_DOUBLE,
@@ -33,6 +35,8 @@ from sniff_rules.tiles import (
     NO_TILE,
     PIP_MASK,
     TILE_PIPS,
+    Tile,
+    TileIndex,
     indices_of_mask,
     mask_of_tiles,
     pips_of_mask,
@@ -165,8 +169,7 @@ def test_the_move_tables_hold_each_seats_draw_pass_leads_and_placements() -> Non
 
 def test_each_lead_layout_is_built_as_the_rules_say() -> None:
     """OPEN-3, COUNT-1, COUNT-2, SNIFF-1: each precomputed lead equals a lead built again now, field by field."""
-    from sniff_rules.layout import _LEADS as LEAD_LAYOUTS
-    from sniff_rules.layout import _lead
+    from sniff_rules.layout import _LEADS as LEAD_LAYOUTS, _lead
 
     for tile in DOUBLE_SIX:
         built = _lead(tile.index)
@@ -184,8 +187,9 @@ def test_each_lead_layout_is_built_as_the_rules_say() -> None:
 
 def test_the_fast_constructor_builds_the_class_it_is_taken_from() -> None:
     """The hot path's constructors build exactly their class, by keyword or position, without the public check."""
-    from sniff_rules import Layout, SplitMix64
     from sniff_rules._fast import constructor
+    from sniff_rules.layout import Layout
+    from sniff_rules.randomness import SplitMix64
 
     build_source = constructor(SplitMix64)
     assert (SplitMix64, SplitMix64(5)) == (type(build_source(5)), build_source(state=5))
@@ -198,8 +202,7 @@ def test_the_fast_constructor_builds_the_class_it_is_taken_from() -> None:
 
 def test_the_rules_tables_give_each_seats_side_and_successor() -> None:
     """SETUP-2, TURN-1: the per-Rules tables: partners share a side at four players; turns pass clockwise."""
-    from sniff_rules import Rules
-    from sniff_rules.rules import side_of_seat
+    from sniff_rules.rules import Rules, side_of_seat
 
     expected = {2: ((0, 1), (1, 0)), 3: ((0, 1, 2), (1, 2, 0)), 4: ((0, 1, 0, 1), (1, 2, 3, 0))}
     for players, tables in expected.items():

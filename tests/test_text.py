@@ -1,4 +1,4 @@
-"""Text pictures (sniff_rules.text): they fit the width, mark the Sniff and the open points, and keep secrets."""
+"""Text pictures (sniff_rules.draw.text): they fit the width, mark the Sniff and the open points, and keep secrets."""
 
 from __future__ import annotations
 
@@ -7,14 +7,17 @@ from itertools import islice
 
 import pytest
 
-from sniff_rules import InvalidStateError, Layout, Rules, State, new_match
-from sniff_rules.bots import random_bot
-from sniff_rules.driver import play_match
-from sniff_rules.events import Event
+from sniff_rules.draw.tally import paper_tally
+from sniff_rules.draw.text import MIN_PICTURE_WIDTH, layout_text, tally_text, text
+from sniff_rules.errors import InvalidStateError
+from sniff_rules.layout import Layout
+from sniff_rules.play.bots import random_bot
+from sniff_rules.play.driver import play_match
+from sniff_rules.play.events import Event
+from sniff_rules.play.view import SeatView, present_seat_view, seat_view
 from sniff_rules.randomness import SplitMix64
-from sniff_rules.tally import paper_tally
-from sniff_rules.text import MIN_PICTURE_WIDTH, layout_text, tally_text, text
-from sniff_rules.view import SeatView, present_seat_view, seat_view
+from sniff_rules.rules import Rules
+from sniff_rules.state import State, new_match
 from support import refusal
 
 SEED_CHAIN = Layout.parse(

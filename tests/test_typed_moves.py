@@ -1,33 +1,20 @@
-"""Moves as people type them (sniff_rules.notation.parse_typed_move), read against a position's legal moves."""
+"""Moves as people type them (sniff_rules.formats.notation.parse_typed_move), read against a position's legal moves."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
-from sniff_rules import (
-    Draw,
-    IllegalMoveError,
-    InvalidMoveError,
-    Move,
-    NotationError,
-    Pass,
-    Phase,
-    Place,
-    Port,
-    Rules,
-    SniffError,
-    State,
-    Tile,
-    apply,
-    legal_moves,
-    new_match,
-)
-from sniff_rules.notation import AmbiguousMoveError, UnmatchedMoveError, parse_typed_move
-from sniff_rules.strategies import states
+from sniff_rules.errors import IllegalMoveError, InvalidMoveError, NotationError, SniffError
+from sniff_rules.formats.notation import AmbiguousMoveError, UnmatchedMoveError, parse_typed_move
+from sniff_rules.layout import Port
+from sniff_rules.moves import Draw, Move, Pass, Place, apply, legal_moves
+from sniff_rules.rules import Rules
+from sniff_rules.state import Phase, State, new_match
+from sniff_rules.tiles import Tile
+from sniff_rules.verify.strategies import states
 from support import blocked, layout_of, make_state, pt, tiles
 
 

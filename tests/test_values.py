@@ -10,22 +10,13 @@ import attrs
 import pytest
 
 import sniff_rules
-from sniff_rules import (
-    Layout,
-    Phase,
-    Place,
-    Placement,
-    Port,
-    RoundResult,
-    Rules,
-    Settlement,
-    SplitMix64,
-    State,
-    Tile,
-    apply,
-    legal_moves,
-    new_match,
-)
+from sniff_rules.layout import Layout, Placement, Port
+from sniff_rules.moves import Place, apply, legal_moves
+from sniff_rules.randomness import SplitMix64
+from sniff_rules.rules import Rules
+from sniff_rules.scoring import Settlement
+from sniff_rules.state import Phase, RoundResult, State, new_match
+from sniff_rules.tiles import Tile
 from support import GAMMA, MASK64, layout_of, pt, state_before_output
 
 FIELD_VALUES: dict[str, Any] = {

@@ -1,4 +1,4 @@
-"""The vector kinds that pin the conventions (sniff_rules.vectorchecks): randomness, refusals, tally, perft seeds.
+"""The vector kinds that pin the conventions (verify.vectors.checks): randomness, refusals, tally, perft seeds.
 
 Each shipped file validates against the schema and replays; each kind fails when a vector is made wrong,
 when a section is empty and when an entry asserts nothing; the randomness vectors also agree with the
@@ -17,13 +17,21 @@ from typing import Any
 import jsonschema  # type: ignore[import-untyped]
 import pytest
 
-from sniff_rules import DOUBLE_SIX, SniffError
-from sniff_rules.conformance import VectorResult, check_file
+from sniff_rules.errors import SniffError
 from sniff_rules.randomness import SplitMix64
-from sniff_rules.vectorchecks import CHECKERS, VECTOR_GROUPS, below_draw, decimal, hex64, read_deal, shuffle_groups
-from sniff_rules.vectorgen import GENERATED_FILES, HAND_WRITTEN_FILES
-from support import ref_below, ref_lot, ref_next64, ref_shuffle
-from support import shuffle_groups as ref_shuffle_groups
+from sniff_rules.tiles import DOUBLE_SIX
+from sniff_rules.verify.vectors.checks import (
+    CHECKERS,
+    VECTOR_GROUPS,
+    below_draw,
+    decimal,
+    hex64,
+    read_deal,
+    shuffle_groups,
+)
+from sniff_rules.verify.vectors.conformance import VectorResult, check_file
+from sniff_rules.verify.vectors.generate import GENERATED_FILES, HAND_WRITTEN_FILES
+from support import ref_below, ref_lot, ref_next64, ref_shuffle, shuffle_groups as ref_shuffle_groups
 
 VECTORS = Path(__file__).resolve().parent.parent / "specs" / "vectors"
 NEW_FILES = ("randomness.json", "refusals.json", "tally.json")

@@ -1,4 +1,4 @@
-"""The vector generator (sniff_rules.vectorgen): the generated files are the engine's, byte for byte."""
+"""The vector generator (sniff_rules.verify.vectors.generate): the generated files are the engine's, byte for byte."""
 
 from __future__ import annotations
 
@@ -8,12 +8,18 @@ from pathlib import Path
 
 import pytest
 
-from sniff_rules import vectorgen
-from sniff_rules.cli import main
-from sniff_rules.jsonio import JsonValue, load_json
+import sniff_rules.verify.vectors.generate as vectorgen
+from sniff_rules.cli.commands import main
+from sniff_rules.formats.strict_json import JsonValue, load_json
 from sniff_rules.randomness import SplitMix64, draw_lot
-from sniff_rules.recording import POLICY_TEXT, RecordedTally
-from sniff_rules.vectorgen import GENERATED_FILES, diff_generated, dump_vector_json, generated_files, source_vector_dir
+from sniff_rules.verify.vectors.files import dump_vector_json
+from sniff_rules.verify.vectors.generate import (
+    GENERATED_FILES,
+    diff_generated,
+    generated_files,
+    source_vector_dir,
+)
+from sniff_rules.verify.vectors.recorded_play import POLICY_TEXT, RecordedTally
 
 VECTORS = Path(__file__).resolve().parent.parent / "specs" / "vectors"
 HAND_WRITTEN = ("refusals.json", "seed_examples.json", "settlement.json", "tally.json")

@@ -1,4 +1,4 @@
-"""What one seat may see (sniff_rules.view.observe): its own hand, the sizes of the others (SETUP-6)."""
+"""What one seat may see (sniff_rules.play.view.observe): its own hand, the sizes of the others (SETUP-6)."""
 
 from __future__ import annotations
 
@@ -10,39 +10,21 @@ from typing import Any
 
 import jsonschema  # type: ignore[import-untyped]
 import pytest
-from hypothesis import given, note
-from hypothesis import strategies as st
+from hypothesis import given, note, strategies as st
 
-import sniff_rules
-from sniff_rules import (
-    Draw,
-    IllegalMoveError,
-    InvalidStateError,
-    Move,
-    Phase,
-    Place,
-    Rules,
-    Seat,
-    State,
-    Tile,
-    apply,
-    legal_moves,
-    new_match,
-)
-from sniff_rules.bots import random_move
-from sniff_rules.codec import state_to_json
-from sniff_rules.driver import Step, play_match
-from sniff_rules.events import Dealt, Drew, Event, MatchWon, Placed, RoundEnded, apply_with_events, seen_by
-from sniff_rules.history import RoundLog
+from sniff_rules.errors import IllegalMoveError, InvalidStateError
+from sniff_rules.formats.state_json import state_to_json
+from sniff_rules.formats.view_json import seat_view_to_data, seat_view_to_json
+from sniff_rules.moves import Draw, Move, Place, apply, legal_moves
+from sniff_rules.play.bots import random_move
+from sniff_rules.play.driver import Step, play_match
+from sniff_rules.play.events import Dealt, Drew, Event, MatchWon, Placed, RoundEnded, apply_with_events, seen_by
+from sniff_rules.play.history import RoundLog
+from sniff_rules.play.view import SeatView, observe, present_seat_view, seat_view
 from sniff_rules.randomness import RandomSource, SplitMix64, draw_below
-from sniff_rules.view import (
-    SeatView,
-    observe,
-    present_seat_view,
-    seat_view,
-    seat_view_to_data,
-    seat_view_to_json,
-)
+from sniff_rules.rules import Rules, Seat
+from sniff_rules.state import Phase, State, new_match
+from sniff_rules.tiles import Tile
 
 
 def test_observation_hides_other_hands_until_the_round_ends() -> None:
@@ -181,10 +163,13 @@ def test_seat_view_refuses_events_that_do_not_lead_to_the_state() -> None:
 
 
 def test_seat_view_is_exported() -> None:
-    """SETUP-6: the seat view and its JSON writers are part of the package's public names."""
-    names = {"SeatView", "MoveOption", "seat_view", "present_seat_view", "seat_view_to_data", "seat_view_to_json"}
-    assert names <= set(sniff_rules.__all__)
-    assert sniff_rules.seat_view is seat_view
+    """SETUP-6: the seat view is a public name of the play ring, its JSON writers of the formats ring."""
+    import sniff_rules.formats
+    import sniff_rules.play
+
+    assert {"SeatView", "MoveOption", "seat_view", "present_seat_view"} <= set(sniff_rules.play.__all__)
+    assert {"seat_view_to_data", "seat_view_to_json"} <= set(sniff_rules.formats.__all__)
+    assert sniff_rules.play.seat_view is seat_view
 
 
 # ---------------------------------------------------------------- nothing leaks

@@ -1,4 +1,4 @@
-"""sniff_rules.web over HTTP (Starlette's TestClient): whole matches at 2, 3 and 4 players, every answer
+"""sniff_rules.web.app over HTTP (Starlette's TestClient): whole matches at 2, 3 and 4 players, every answer
 checked for the seat's secrets (SETUP-6), and every refusal a JSON error that changes nothing (TURN-2)."""
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ pytest.importorskip("httpx2", reason="Starlette's TestClient needs httpx2 (the t
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from sniff_rules.web import MAX_BODY_BYTES, create_app
-from sniff_rules.webgame import Table
+from sniff_rules.web.app import MAX_BODY_BYTES, create_app
+from sniff_rules.web.sessions import Table
 from web_support import SnapshotRecorder, assert_seat_safe
 
 SEEDS = (4_611_686_018_427_390_017, 4_611_686_018_427_390_123, 4_611_686_018_427_399_001, 4_611_686_018_427_388_777)

@@ -1,5 +1,5 @@
 """The browser game in a real browser: the distribution's Chromium, driven by Playwright, plays a whole
-four-player match by clicks against uvicorn serving sniff_rules.web (TURN-1, PLACE-1, SETTLE-1, MATCH-1).
+four-player match by clicks against uvicorn serving sniff_rules.web.app (TURN-1, PLACE-1, SETTLE-1, MATCH-1).
 
 Playwright never downloads a browser here: it launches /usr/bin/chromium, and the test skips, saying
 so, where that is not installed. A screenshot of the page mid-round is saved under test-artifacts/
@@ -42,7 +42,7 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="the browser test n
 if not CHROMIUM.exists():
     pytest.skip(f"no Chromium at {CHROMIUM}: install it with `apt-get install chromium`", allow_module_level=True)
 
-from sniff_rules.web import create_app  # noqa: E402
+from sniff_rules.web.app import create_app  # noqa: E402
 
 
 @pytest.fixture

@@ -26,7 +26,7 @@ def _python(code: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
 def test_the_library_and_its_command_line_import_no_web_framework() -> None:
     """The library needs attrs alone: importing it, its command line and the game's tables loads no web package."""
     done = _python(
-        "import sys, sniff_rules, sniff_rules.cli, sniff_rules.serve, sniff_rules.webgame\n"
+        "import sys, sniff_rules, sniff_rules.cli.commands, sniff_rules.cli.serve, sniff_rules.web.sessions\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('starlette', 'uvicorn', 'anyio', 'websockets')))"
     )
     assert (0, "[]") == (done.returncode, done.stdout.strip()), done.stderr
@@ -37,7 +37,7 @@ def test_serve_without_the_web_extra_names_the_extra(missing: str) -> None:
     """Without Starlette or uvicorn, `serve` says which extra to install and exits 2, with no traceback."""
     done = _python(
         f"import sys; sys.modules[{missing!r}] = None\n"
-        "from sniff_rules.cli import main\nraise SystemExit(main(['serve']))"
+        "from sniff_rules.cli.commands import main\nraise SystemExit(main(['serve']))"
     )
     assert 2 == done.returncode, done.stderr
     assert "pip install 'sniff-rules[web]'" in done.stdout
@@ -77,7 +77,7 @@ def test_serve_listens_on_a_free_port_of_this_machine_and_prints_the_url() -> No
 def test_serve_refuses_a_port_out_of_range() -> None:
     """--port outside 0..65535 is refused with a message and exit 2."""
     pytest.importorskip("starlette", reason="the browser game needs the web extra: pip install 'sniff-rules[web]'")
-    from sniff_rules.serve import serve_main
+    from sniff_rules.cli.serve import serve_main
 
     out = io.StringIO()
     assert 2 == serve_main(["--port", "70000"], out)
@@ -101,6 +101,6 @@ def test_the_wheel_ships_the_page(tmp_path: Path) -> None:
     (built,) = wheels.glob("sniff_rules-*.whl")
     with zipfile.ZipFile(built) as wheel:
         names = set(wheel.namelist())
-    expected = {f"sniff_rules/web_static/{name}" for name in ("index.html", "app.js", "style.css")}
+    expected = {f"sniff_rules/web/static/{name}" for name in ("index.html", "app.js", "style.css")}
     assert expected == expected & names
-    assert {"sniff_rules/web.py", "sniff_rules/webgame.py", "sniff_rules/serve.py"} <= names
+    assert {"sniff_rules/web/app.py", "sniff_rules/web/sessions.py", "sniff_rules/cli/serve.py"} <= names

@@ -6,7 +6,7 @@ state, the events, the bots' source). :func:`assert_seat_safe` then proves
 that an answer holds nothing the seat may not see, two ways: every tile
 written in it is one the seat sees (its hand, the layout, the hands shown
 once the round is over, or the last settled round's), and the hidden part
-of the round re-dealt by :class:`~sniff_rules.sampler.DealSampler` (other
+of the round re-dealt by :class:`~sniff_rules.play.sampler.DealSampler` (other
 hands, boneyard order, random sources) gives the same snapshot byte for
 byte; no random source's state or seed appears in it either.
 """
@@ -21,12 +21,13 @@ from typing import Any, Final
 
 import pytest
 
-from sniff_rules import Phase, SplitMix64, State, Tile
-from sniff_rules.events import Dealt, Event
-from sniff_rules.jsonio import JsonValue
-from sniff_rules.randomness import RandomSource
-from sniff_rules.sampler import DealSampler
-from sniff_rules.webgame import Table
+from sniff_rules.formats.strict_json import JsonValue
+from sniff_rules.play.events import Dealt, Event
+from sniff_rules.play.sampler import DealSampler
+from sniff_rules.randomness import RandomSource, SplitMix64
+from sniff_rules.state import Phase, State
+from sniff_rules.tiles import Tile
+from sniff_rules.web.sessions import Table
 
 TILE_TEXT: Final = re.compile(r"\[(\d)\|(\d)\]")
 Recorded = tuple[State, tuple[Event, ...], RandomSource]

@@ -3,7 +3,7 @@ occupied, against COUNT-3.
 
 A deliberately broken copy for ``tests/test_contracts.py``: crosshair must
 refute the contract, which is copied unchanged from
-``sniff_rules.contracts.end_count_of``.
+``sniff_rules.verify.contracts.end_count_of``.
 """
 
 from __future__ import annotations

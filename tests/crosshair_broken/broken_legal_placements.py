@@ -3,13 +3,13 @@ where the engine offers it at each point (PLACE-1).
 
 A deliberately broken copy for ``tests/test_contracts.py``: crosshair must
 refute the contract, which is copied unchanged from
-``sniff_rules.contracts.legal_placements``.
+``sniff_rules.verify.contracts.legal_placements``.
 """
 
 from __future__ import annotations
 
-from sniff_rules.contracts import LEAD, Move, tile_pips_of  # noqa: F401 - read by the post: conditions
 from sniff_rules.tiles import HIGH_PIP, LOW_PIP
+from sniff_rules.verify.contracts import LEAD, Move, tile_pips_of  # noqa: F401 - read by the post: conditions
 
 
 def legal_placements(hand: tuple[int, ...], open_values: tuple[int, ...]) -> tuple[Move, ...]:

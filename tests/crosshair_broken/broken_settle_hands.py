@@ -3,7 +3,7 @@
 
 A deliberately broken copy for ``tests/test_contracts.py``: crosshair must
 refute the contract, which is copied unchanged from
-``sniff_rules.contracts.settle_hands``.
+``sniff_rules.verify.contracts.settle_hands``.
 """
 
 from __future__ import annotations

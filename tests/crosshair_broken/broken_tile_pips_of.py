@@ -3,7 +3,7 @@ each [low|low] past the first comes out as [low-1|7] (SETUP-1).
 
 A deliberately broken copy for ``tests/test_contracts.py``: crosshair must
 refute the contract, which is copied unchanged from
-``sniff_rules.contracts.tile_pips_of``.
+``sniff_rules.verify.contracts.tile_pips_of``.
 """
 
 from __future__ import annotations

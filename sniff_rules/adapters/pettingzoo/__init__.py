@@ -1,0 +1,20 @@
+"""American Sniff as a PettingZoo AEC environment, and a one-seat Gymnasium wrapper.
+
+Needs the ``pettingzoo`` extra (``pip install 'sniff-rules[pettingzoo]'``).
+Importing this package registers :func:`env` as ``sniff_rules/american_sniff_v0``
+with PettingZoo's registry. :mod:`~sniff_rules.adapters.pettingzoo.environment` is the
+environment, :mod:`~sniff_rules.adapters.pettingzoo.single_agent` the
+Gymnasium wrapper.
+"""
+
+from sniff_rules.adapters.pettingzoo.environment import (
+    ENV_ID,
+    ObservationShape,
+    agent_name,
+    env,
+    observation_of,
+    raw_env,
+)
+from sniff_rules.adapters.pettingzoo.single_agent import SingleAgentEnv
+
+__all__ = ["ENV_ID", "ObservationShape", "SingleAgentEnv", "agent_name", "env", "observation_of", "raw_env"]

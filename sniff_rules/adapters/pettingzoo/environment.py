@@ -1,0 +1,507 @@
+"""American Sniff as a PettingZoo AEC environment (the ``pettingzoo`` extra).
+
+``raw_env(players=4, scope="round", render_mode=None, max_cycles=None)`` is
+the environment; ``env(**kwargs)`` wraps it in PettingZoo's standard
+wrappers (illegal moves end the episode with reward -1 for the offender,
+actions outside the space are refused, calls out of order are caught).
+Importing this module registers ``env`` as ``sniff_rules/american_sniff_v0``
+in PettingZoo's registry, so ``pettingzoo.make("aec",
+"sniff_rules/american_sniff_v0", players=3)`` builds one too.
+
+**Agents** are ``player_0`` … ``player_{players-1}``, one per seat; the
+agent selected is always the seat to move. Every move goes through
+:func:`sniff_rules.play.events.apply_with_events`, every deal through
+:func:`~sniff_rules.state.new_match` and :func:`~sniff_rules.state.next_round`;
+nothing of the rules is written here.
+
+**Scope.** ``"round"``: an episode is the first round of a match, ending
+when it is played out or blocked, or when a side reaches its target in it.
+``"match"``: an episode is a whole match, the next round dealt as soon as
+one is settled. ``max_cycles`` (None: no cap) truncates an episode after
+``max_cycles * players`` actions; a round always ends, but a match is only
+bounded by a side reaching its target, so a learner may want the cap.
+
+**Rewards** come once, at the end of the episode, the same for partners:
+
+- ``"round"``: each agent's side's points over the round (play points and
+  settlement) less the mean of every side's, divided by the target; they
+  sum to zero over the sides.
+- ``"match"``: +1 to each agent of the winning side, ``-1 / (sides - 1)``
+  to every other agent; zero when the episode is truncated.
+
+**Actions** are the fixed action space of :mod:`sniff_rules.adapters.actions`, shared
+with the OpenSpiel adapter: each lead, each (point, tile) placement, draw and
+pass, 450 ids.
+
+**Observations** are ``{"observation": int32 vector, "action_mask": int8
+vector}``, built from what the seat may see (:func:`sniff_rules.play.view.observe`
+and the round's public log, :class:`sniff_rules.play.history.RoundLog`): never
+another hand, the boneyard's order or the random source. The mask is
+non-zero only for the agent to move. Seats are counted from the observer
+("relative": 0 is the observer, 1 the seat after it) and sides from the
+observer's own. The vector, in order:
+
+====================  ==============  =======================================
+part                  length          value
+====================  ==============  =======================================
+hand                  28              1 for each tile the seat holds
+drawn                 28              1 for the drawn tile it must place now (DRAW-2)
+on the table          28              1 for each tile placed
+Sniff                 28              1 for the Sniff, once a double is down (SNIFF-1)
+counted               28              per tile, what it adds to the end count (COUNT-1..4)
+open points           168             1 for each open point, by point id (tile index * 6 + port)
+end count             1               the end count
+hand sizes            players         tiles each seat holds, relative
+boneyard              1               tiles left to draw
+scores                sides           each side's score, own side first
+lacking               7 * players     per relative seat, 1 for each value the public log shows it lacks
+to move               players         1 for the seat to move, relative
+====================  ==============  =======================================
+
+**Seeding**: ``reset(seed=n)`` starts the environment's own random source,
+:class:`~sniff_rules.randomness.SplitMix64` from ``n``, and ``reset()``
+goes on from it, so that a run of resets is one reproducible stream. As
+Gymnasium does, a first ``reset()`` with no seed takes a fresh one from the
+operating system's entropy, so that parallel workers play different
+matches; it is kept in :attr:`raw_env.stream_seed`, so the run replays from
+``reset(seed=env.stream_seed)``. No global random is used.
+
+**Rendering**: ``render_mode="ansi"`` makes :meth:`raw_env.render` return
+the selected agent's seat view drawn by :func:`sniff_rules.draw.text.text` (its
+own hand, the others face down); ``"human"`` prints it after every step
+and on :meth:`raw_env.render`, which then returns None, as PettingZoo's
+human mode does.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from typing import Any, Final, TypeAlias, cast
+
+import sniff_rules.adapters.actions as actions
+from sniff_rules.draw.text import text
+from sniff_rules.errors import InvalidMoveError, InvalidRulesError
+from sniff_rules.layout import Contribution, Layout
+from sniff_rules.play.events import Dealt, Drew, Event, Passed, Placed, apply_with_events
+from sniff_rules.play.history import NO_LACK, Lack, RoundLog, lack_after, lacking_values
+from sniff_rules.play.view import Observation, SeatView, seat_view
+from sniff_rules.randomness import RandomSource, SplitMix64, draw_below
+from sniff_rules.rules import PLAYER_COUNTS, Rules, Seat, side_of_seat
+from sniff_rules.state import Phase, State, new_match, next_round
+from sniff_rules.tiles import HIGHEST_PIP, TILE_COUNT, TILE_PIPS, indices_of_mask
+
+try:
+    import gymnasium
+    import numpy as np
+    import pettingzoo
+    from gymnasium import spaces
+    from numpy.typing import NDArray
+    from pettingzoo.utils import wrappers
+except ImportError as missing:  # pragma: no cover - the message is the point
+    raise ImportError(
+        f"sniff_rules.adapters.pettingzoo.environment needs the pettingzoo extra ({missing.name} is missing): "
+        "pip install 'sniff-rules[pettingzoo]'"
+    ) from missing
+
+Observed: TypeAlias = dict[str, "NDArray[Any]"]
+"""An agent's observation: ``{"observation": ..., "action_mask": ...}``."""
+
+Action: TypeAlias = "int | np.integer[Any] | None"
+"""An action id; None for an agent whose episode is over."""
+
+ENV_ID: Final = "sniff_rules/american_sniff_v0"
+"""The id under which importing this module registers :func:`env` with PettingZoo."""
+
+RENDER_WIDTH: Final = 80
+"""The columns :meth:`raw_env.render` draws in."""
+
+SCOPES: Final = ("round", "match")
+"""What one episode is: a round, or a whole match."""
+
+NUM_ACTIONS: Final = actions.ACTION_COUNT
+"""The size of the action space, the same for every agent and player count."""
+
+_VALUES: Final = HIGHEST_PIP + 1
+_POINT_IDS: Final = 6 * TILE_COUNT
+_SCORE_BOUND: Final = 2**31 - 1
+"""Scores have no floor (SETTLE-4): the bound is the vector's type's."""
+
+
+def agent_name(seat: Seat) -> str:
+    """The agent of ``seat``: ``player_0`` for seat 0."""
+    return f"player_{seat}"
+
+
+class ObservationShape:
+    """Where each part of the observation vector of a ``players``-seat table starts.
+
+    >>> shape = ObservationShape(4)
+    >>> shape.size, shape.open_points, shape.scores
+    (348, 140, 314)
+    """
+
+    def __init__(self, players: int) -> None:
+        self.players: Final = players
+        self.sides: Final = 2 if players == 4 else players
+        self.hand: Final = 0
+        self.drawn: Final = TILE_COUNT
+        self.table: Final = 2 * TILE_COUNT
+        self.sniff: Final = 3 * TILE_COUNT
+        self.counted: Final = 4 * TILE_COUNT
+        self.open_points: Final = 5 * TILE_COUNT
+        self.end_count: Final = self.open_points + _POINT_IDS
+        self.hand_sizes: Final = self.end_count + 1
+        self.boneyard: Final = self.hand_sizes + players
+        self.scores: Final = self.boneyard + 1
+        self.lacking: Final = self.scores + self.sides
+        self.to_move: Final = self.lacking + _VALUES * players
+        self.size: Final = self.to_move + players
+        self.rotations: Final = tuple(tuple((me + k) % players for k in range(players)) for me in range(players))
+        """Per observer, the seats from its own on."""
+        self.side_rotations: Final = tuple(
+            tuple((side_of_seat(players, me) + k) % self.sides for k in range(self.sides)) for me in range(players)
+        )
+        """Per observer, the sides from its own on."""
+
+    def bounds(self) -> tuple[NDArray[np.int32], NDArray[np.int32]]:
+        """The lowest and highest value of each entry."""
+        low = np.zeros(self.size, np.int32)
+        high = np.ones(self.size, np.int32)
+        high[self.counted : self.counted + TILE_COUNT] = TILE_PIPS
+        high[self.end_count] = sum(TILE_PIPS)
+        high[self.hand_sizes : self.hand_sizes + self.players] = TILE_COUNT
+        high[self.boneyard] = TILE_COUNT
+        low[self.scores : self.scores + self.sides] = -_SCORE_BOUND
+        high[self.scores : self.scores + self.sides] = _SCORE_BOUND
+        return low, high
+
+
+def _table_part(
+    shape: ObservationShape, layout: Layout, contributions: Sequence[Contribution] | None = None
+) -> NDArray[np.int32]:
+    """The entries from "on the table" to "end count": what the layout alone decides.
+
+    ``contributions`` are the layout's own, when a :class:`~sniff_rules.play.events.Placed` already holds them.
+    """
+    part = np.zeros(shape.hand_sizes - shape.table, np.int32)
+    base = shape.table
+    ones: list[int] = list(indices_of_mask(layout.placed_mask))
+    if layout.sniff >= 0:
+        ones.append(shape.sniff - base + layout.sniff)
+    ones += [shape.open_points - base + point_id for point_id in layout.open_point_ids]
+    part[ones] = 1
+    counted = [0] * TILE_COUNT
+    for item in layout.contributions if contributions is None else contributions:
+        counted[item.tile.index] += item.value
+    start = shape.counted - base
+    part[start : start + TILE_COUNT] = counted
+    part[-1] = layout.end_count
+    return part
+
+
+def _encode(
+    shape: ObservationShape,
+    view: Observation | SeatView,
+    lacking: Sequence[Sequence[int]],
+    table_part: NDArray[np.int32],
+) -> NDArray[np.int32]:
+    """The observation vector of ``view``, the seat's view, given the values each seat
+    lacks and :func:`_table_part` of its layout."""
+    me = view.seat
+    seats = shape.rotations[me]
+    vector = np.zeros(shape.size, np.int32)
+    ones: list[int] = [tile.index for tile in view.hand]
+    if view.drawn_tile is not None:
+        ones.append(shape.drawn + view.drawn_tile.index)
+    lacking_at = shape.lacking
+    for seat in seats:
+        ones += [lacking_at + value for value in lacking[seat]]
+        lacking_at += _VALUES
+    ones.append(shape.to_move + seats.index(view.to_move))
+    vector[ones] = 1
+    vector[shape.table : shape.hand_sizes] = table_part
+    # Hand sizes, the boneyard and the scores sit side by side: one assignment.
+    sizes, scores = view.hand_sizes, view.scores
+    vector[shape.hand_sizes : shape.lacking] = [
+        *[sizes[seat] for seat in seats],
+        view.boneyard_size,
+        *[scores[side] for side in shape.side_rotations[me]],
+    ]
+    return vector
+
+
+def _encode_state(
+    shape: ObservationShape,
+    state: State,
+    seat: Seat,
+    lacking: Sequence[Sequence[int]],
+    base: NDArray[np.int32],
+) -> NDArray[np.int32]:
+    """:func:`_encode` of ``observe(state, seat)``, read from the state's own fields: the seat's
+    hand and its drawn tile on its turn, the sizes, the scores; ``base`` holds
+    :func:`_table_part` of the layout in place and zeros elsewhere."""
+    seats = shape.rotations[seat]
+    vector = base.copy()
+    ones: list[int] = list(indices_of_mask(state.hand_masks[seat]))
+    own_turn = seat == state.to_move and state.phase is Phase.PLAYING
+    if own_turn and state.drawn >= 0:
+        ones.append(shape.drawn + state.drawn)
+    lacking_at = shape.lacking
+    for other in seats:
+        ones += [lacking_at + value for value in lacking[other]]
+        lacking_at += _VALUES
+    ones.append(shape.to_move + seats.index(state.to_move))
+    vector[ones] = 1
+    masks, scores = state.hand_masks, state.scores
+    vector[shape.hand_sizes : shape.lacking] = [
+        *[masks[other].bit_count() for other in seats],
+        len(state.boneyard_ids),
+        *[scores[side] for side in shape.side_rotations[seat]],
+    ]
+    return vector
+
+
+def _state_mask(state: State, seat: Seat) -> NDArray[np.int8]:
+    """:func:`_mask` of ``observe(state, seat)``: the legal actions, on the seat's own turn only."""
+    mask = np.zeros(NUM_ACTIONS, np.int8)
+    if seat == state.to_move and state.phase is Phase.PLAYING:
+        mask[list(actions.legal_actions(state))] = 1
+    return mask
+
+
+def _mask(view: Observation | SeatView) -> NDArray[np.int8]:
+    mask = np.zeros(NUM_ACTIONS, np.int8)
+    moves = view.legal_moves
+    if moves:
+        mask[list(actions.actions_of_moves(moves))] = 1
+    return mask
+
+
+def observation_of(state: State, events: Sequence[Event], seat: Seat) -> Observed:
+    """The observation of ``seat``, from :func:`sniff_rules.play.view.seat_view` of ``state``
+    and the round's ``events`` (from its deal on): what the environment gives that agent.
+
+    The environment builds the same arrays more cheaply, from the state's
+    fields that :func:`~sniff_rules.play.view.observe` would give the seat and
+    each seat's lacking values folded one event at a time
+    (:func:`~sniff_rules.play.history.lack_after`); this is the reference it is
+    tested against.
+    """
+    view = seat_view(state, seat, events)
+    shape = ObservationShape(state.rules.players)
+    vector = _encode(shape, view, view.lacking, _table_part(shape, view.layout))
+    return {"observation": vector, "action_mask": _mask(view)}
+
+
+def _lacking_of(public: Sequence[Event], players: int) -> tuple[tuple[int, ...], ...]:
+    """Per seat, the values the round's public log (its events as every seat sees them,
+    from the deal on) shows its hand lacks (DRAW-1, PASS-1)."""
+    log = RoundLog(None, tuple(public))
+    return tuple(log.lacking(seat) for seat in range(players))
+
+
+def _observation(
+    shape: ObservationShape, view: Observation, lacking: Sequence[Sequence[int]], table_part: NDArray[np.int32]
+) -> Observed:
+    """An observation dict from the thin view of :func:`~sniff_rules.play.view.observe` (the tests' other reference)."""
+    return {"observation": _encode(shape, view, lacking, table_part), "action_mask": _mask(view)}
+
+
+def env(**kwargs: Any) -> pettingzoo.AECEnv[str, Observed, Action]:
+    """:class:`raw_env` in PettingZoo's standard wrappers; the keyword arguments are :class:`raw_env`'s.
+
+    An action the mask refuses ends the episode for every agent with
+    reward -1 for the one that chose it (``TerminateIllegalWrapper``).
+    """
+    wrapped: pettingzoo.AECEnv[str, Observed, Action] = raw_env(**kwargs)
+    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+class raw_env(pettingzoo.AECEnv[str, Observed, Action]):
+    """American Sniff for ``players`` agents, one episode a round or a match (see the module)."""
+
+    # PettingZoo reads the class's metadata before an instance exists; RUF012 would make it a ClassVar,
+    # which the base class declares as an instance attribute.
+    metadata: dict[str, Any] = {  # noqa: RUF012
+        "name": "american_sniff_v0",
+        "render_modes": ["ansi", "human"],
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self, players: int = 4, scope: str = "round", render_mode: str | None = None, max_cycles: int | None = None
+    ) -> None:
+        super().__init__()  # type: ignore[no-untyped-call]
+        if type(players) is not int or players not in PLAYER_COUNTS:
+            raise InvalidRulesError("SETUP-2", f"American Sniff is for 2 to 4 players, got {players!r}")
+        if scope not in SCOPES:
+            raise InvalidRulesError("MATCH-1", f"an episode is a 'round' or a 'match', got {scope!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise InvalidRulesError("FORMAT-3", f"render_mode is 'ansi', 'human' or None, got {render_mode!r}")
+        if max_cycles is not None and (type(max_cycles) is not int or max_cycles < 1):
+            raise InvalidRulesError("FORMAT-3", f"max_cycles is a positive int or None, got {max_cycles!r}")
+        self.rules: Final = Rules.standard(players)
+        self.scope: Final = scope
+        self.render_mode = render_mode
+        self.max_cycles: Final = max_cycles
+        self.shape: Final = ObservationShape(players)
+        self.possible_agents = [agent_name(seat) for seat in range(players)]
+        self._seat_of: Final = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        low, high = self.shape.bounds()
+        observation = spaces.Box(low, high, dtype=np.int32)
+        mask = spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8)
+        self.observation_spaces: dict[str, spaces.Space[Any]] = {
+            agent: spaces.Dict({"observation": observation, "action_mask": mask}) for agent in self.possible_agents
+        }
+        self.action_spaces = {agent: spaces.Discrete(NUM_ACTIONS) for agent in self.possible_agents}
+        self.stream_seed: int | None = None
+        """The seed of the random source the matches are dealt from; None before the first reset."""
+        self._source: RandomSource = SplitMix64.from_seed(0)
+        self._state = new_match(self.rules, seed=0)
+        self._events: list[Event] = []
+        # Each seat's fold of RoundLog.lacking over the round so far, and its values.
+        self._lacks: list[Lack] = [NO_LACK] * players
+        self._lacking: list[tuple[int, ...]] = [()] * players
+        self._actions = 0
+        self._start_scores: tuple[int, ...] = self._state.scores
+        # Every agent sees the same layout until the next placement: its part of the vector is kept.
+        self._table_layout = Layout.EMPTY
+        self._base = np.zeros(self.shape.size, np.int32)
+        self._base[self.shape.table : self.shape.hand_sizes] = _table_part(self.shape, Layout.EMPTY)
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The observation space of ``agent``: the dict of its vector and its action mask."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """The action space of ``agent``: ``Discrete(NUM_ACTIONS)``."""
+        return self.action_spaces[agent]
+
+    @property
+    def game_state(self) -> State:
+        """The whole state of the game, every secret included: never show it to an agent."""
+        return self._state
+
+    @property
+    def round_events(self) -> tuple[Event, ...]:
+        """The events of the round so far, from its deal on, every secret included: never show them to an agent
+        (``sniff_rules.play.view.seat_view(game_state, seat, round_events)`` is what ``seat`` may see)."""
+        return tuple(self._events)
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal a new match; ``seed`` restarts the environment's random source (see the module)."""
+        if seed is not None or self.stream_seed is None:
+            self.stream_seed = secrets.randbits(64) if seed is None else int(seed)
+            self._source = SplitMix64.from_seed(self.stream_seed)
+        match_seed, self._source = draw_below(self._source, 1 << 63)
+        self._state = new_match(self.rules, seed=match_seed)
+        self._begin_round()
+        self._sync_table(None)
+        self._actions = 0
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.agent_selection = agent_name(self._state.to_move)
+
+    def _sync_table(self, contributions: Sequence[Contribution] | None) -> None:
+        """Keep the layout's part of the vector, the same for every agent until the next placement."""
+        layout = self._state.layout
+        if layout is not self._table_layout:
+            self._table_layout = layout
+            shape = self.shape
+            self._base[shape.table : shape.hand_sizes] = _table_part(shape, layout, contributions)
+
+    def _begin_round(self) -> None:
+        self._events = [Dealt.of(self._state)]
+        self._lacks = [NO_LACK] * self.rules.players
+        self._lacking = [()] * self.rules.players
+        self._start_scores = self._state.scores
+
+    def observe(self, agent: str) -> Observed:
+        """What ``agent`` sees now: its observation vector and action mask (see the module)."""
+        seat, state = self._seat_of[agent], self._state
+        return {
+            "observation": _encode_state(self.shape, state, seat, self._lacking, self._base),
+            "action_mask": _state_mask(state, seat),
+        }
+
+    def step(self, action: Action) -> None:
+        """The selected agent plays action ``action`` (None once its episode is over).
+
+        An action id outside the space or a move the rules refuse raises a
+        :class:`~sniff_rules.errors.SniffError` and changes nothing.
+        """
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+            raise InvalidMoveError("TURN-1", f"an action is an int 0..{NUM_ACTIONS - 1}, got {action!r:.100}")
+        state, happened = apply_with_events(self._state, actions.move_of(int(action), self._seat_of[agent]))
+        self._state = state
+        self._events += happened
+        self._actions += 1
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        # The move's own event comes first; it is all that changes what a hand lacks.
+        first = cast("Placed | Drew | Passed", happened[0])
+        seat = first.seat
+        lack = lack_after(self._lacks[seat], first)
+        if lack is not self._lacks[seat]:
+            self._lacks[seat] = lack
+            self._lacking[seat] = lacking_values(lack)
+        phase = state.phase
+        if phase is Phase.MATCH_OVER or (phase is Phase.ROUND_OVER and self.scope == "round"):
+            self._finish()
+        else:
+            if phase is Phase.ROUND_OVER:
+                self._state = next_round(state)
+                self._begin_round()
+            if self.max_cycles is not None and self._actions >= self.max_cycles * self.rules.players:
+                self.truncations = dict.fromkeys(self.agents, True)
+        self._sync_table(first.contributions if type(first) is Placed and self._state is state else None)
+        self.agent_selection = agent_name(self._state.to_move)
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            print(self._picture())
+
+    def _finish(self) -> None:
+        """Every agent's episode ends; the rewards of the module's docstring."""
+        state = self._state
+        rules = self.rules
+        sides = rules.sides
+        if self.scope == "round":
+            gains = [after - before for after, before in zip(state.scores, self._start_scores, strict=True)]
+            mean = sum(gains) / sides
+            by_side = [(gain - mean) / rules.target for gain in gains]
+        else:
+            by_side = [1.0 if side == state.winner else -1.0 / (sides - 1) for side in range(sides)]
+        for agent, seat in self._seat_of.items():
+            self.rewards[agent] = by_side[rules.side_of(seat)]
+        self.terminations = dict.fromkeys(self.agents, True)
+
+    def render(self) -> str | None:
+        """The selected agent's seat view as text in ``ansi`` mode; printed, and None, in ``human`` mode;
+        None and a warning without a mode."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() was called without a render_mode: give 'ansi' or 'human'")
+            return None
+        if self.render_mode == "human":
+            print(self._picture())
+            return None
+        return self._picture()
+
+    def _picture(self) -> str:
+        return text(seat_view(self._state, self._seat_of[self.agent_selection], self._events), width=RENDER_WIDTH)
+
+    def close(self) -> None:
+        """Nothing to release: the environment holds no window or file."""
+
+
+pettingzoo.register("aec", ENV_ID, entry_point="sniff_rules.adapters.pettingzoo:env")

@@ -1,0 +1,358 @@
+"""Deals consistent with what one seat has seen, drawn uniformly: a sampler of hidden information.
+
+A seat's view (:class:`~sniff_rules.play.view.SeatView`) hides the other hands
+and the boneyard's order. :class:`DealSampler` draws, for that view, a
+whole deal of its round — every seat's dealt hand and the boneyard in draw
+order — that replays the round's public moves to the same view, and
+:meth:`DealSampler.sample_state` the state those moves reach from it.
+
+**Which deals are consistent.** Every tile the seat has not seen sits in a
+*slot*: another seat's dealt hand (as many tiles as a hand), one of its
+draws that did not fit (DRAW-2: one that fits is placed at once, so its
+tile is public), a drawn tile waiting to be placed, or the boneyard still
+to be drawn. The public log allows a tile in a slot or not, each tile on
+its own: a tile placed by a seat was that seat's, dealt to it or drawn
+before the placement; a tile the seat held when it drew or passed showed
+none of the values then open (DRAW-1, PASS-1), and a kept draw showed none
+of the values open at it; a tile still held at a revealed end is in the
+hand revealed; a waiting drawn tile fits. One constraint is not tile by
+tile: when the last tile of the boneyard was drawn, kept and nothing has
+been placed since, the round goes on only because some hand holds a tile
+that fits (BLOCK-1); it applies when the seat's own hand holds none.
+
+**The distribution** is uniform over the consistent deals, a deal being
+each seat's dealt hand as a set and the boneyard as a sequence. Boneyard
+positions whose tiles the log allows alike (the rest of the boneyard; the
+draws kept in one turn) are one group, filled as a set. The tiles are
+assigned to a hand or a group one at a time: the next tile goes to ``g``
+with probability ``N(rest after g) / N(rest)``, where ``N`` counts the
+consistent ways to place the remaining tiles into the remaining room
+(memoised exact counts; for the non-local constraint, the count of all ways
+less the count of those with no fitting tile held). The probabilities of
+an assignment's choices telescope to ``1 / N(all)``; each group's tiles are
+then put in a uniform order (Fisher–Yates, :func:`~sniff_rules.randomness.shuffled`),
+every order as consistent as any other, so each deal has probability
+``1 / (N(all) * prod(k!))``, the ``k`` the groups' sizes: the same for all.
+Nothing is rejected and nothing
+retried, so tight constraints cost no more than loose ones.
+
+>>> from sniff_rules import Rules, SplitMix64, new_match
+>>> from sniff_rules.play.events import Dealt
+>>> from sniff_rules.play.view import seat_view
+>>> state = new_match(Rules.standard(2), seed=20)
+>>> sampler = DealSampler(seat_view(state, 0, [Dealt.of(state)]))
+>>> from math import comb, factorial
+>>> sampler.count == comb(21, 7) * factorial(14)  # the other hand, then the boneyard's order
+True
+>>> sampled, _ = sampler.sample_state(SplitMix64.from_seed(1))
+>>> sampled.hand(0) == state.hand(0), sampled.hand(1) == state.hand(1)
+(True, False)
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from math import factorial
+from typing import Final
+
+import attrs
+
+from sniff_rules._fast import sealed
+from sniff_rules.errors import InvalidStateError
+from sniff_rules.moves import Draw, Move, Pass, Place, apply
+from sniff_rules.play.events import Dealt, Drew, Event, Passed, Placed, RoundEnded, apply_with_events
+from sniff_rules.play.view import SeatView
+from sniff_rules.randomness import RandomSource, SplitMix64, check_source, draw_below, shuffled
+from sniff_rules.rules import Seat
+from sniff_rules.state import Phase, State
+from sniff_rules.tiles import DOUBLE_SIX, Pip, Tile
+
+_NEVER: Final = 1 << 30
+
+
+@sealed()
+@attrs.frozen
+class SampledDeal:
+    """A deal of a round: each seat's dealt hand and the boneyard in draw order."""
+
+    hands: tuple[tuple[Tile, ...], ...]
+    boneyard: tuple[Tile, ...]
+
+
+def _shows(tile: Tile, values: tuple[Pip, ...]) -> bool:
+    return tile.low in values or tile.high in values
+
+
+@attrs.frozen
+class _Slot:
+    """Room for ``room`` hidden tiles: a seat's dealt hand, one draw, or the boneyard left."""
+
+    kind: str  # "hand", "kept", "waiting", "boneyard"
+    seat: Seat
+    at: int
+    room: int
+    values: tuple[Pip, ...] = ()
+    position: int = -1
+
+
+@attrs.frozen
+class _Group:
+    """Room the sampler fills: a seat's dealt hand (no positions), or boneyard positions
+    whose tiles the log allows alike; ``held`` when a seat holds what is put there."""
+
+    held: bool
+    seat: Seat
+    room: int
+    positions: tuple[int, ...]
+    tiles: frozenset[Tile]
+
+
+def _moves_of(events: tuple[Event, ...]) -> tuple[Move, ...]:
+    moves: list[Move] = []
+    for event in events:
+        if type(event) is Placed:
+            moves.append(Place(event.seat, event.tile, event.placement.target))
+        elif type(event) is Drew:
+            moves.append(Draw(event.seat))
+        elif type(event) is Passed:
+            moves.append(Pass(event.seat))
+    return tuple(moves)
+
+
+class DealSampler:
+    """Uniform sampler of the deals consistent with ``view`` (see the module's docstring).
+
+    Built once per view; :attr:`count` is the number of consistent deals,
+    :meth:`sample` draws one, :meth:`sample_state` the state it replays to.
+    """
+
+    def __init__(self, view: SeatView) -> None:
+        if type(view) is not SeatView:
+            raise InvalidStateError("FORMAT-3", f"a sampler is built from a SeatView, got {view!r:.200}")
+        self.view: Final = view
+        log = view.history
+        events = log.events
+        seat = view.seat
+        deal = log.deal
+        own = deal.hands[seat]
+        assert own is not None
+        self._moves: Final = _moves_of(events)
+        fixed: dict[int, Tile] = {}  # boneyard position -> a tile the seat knows was drawn there
+        slots: list[_Slot] = [_Slot("hand", other, -1, deal.hand_size) for other in range(log.players) if other != seat]
+        waits: dict[Seat, list[tuple[int, tuple[Pip, ...]]]] = {other: [] for other in range(log.players)}
+        placed: dict[Tile, tuple[Seat, int]] = {}
+        known: set[Tile] = set(own)
+        position = 0
+        for index, event in enumerate(events):
+            if type(event) is Drew:
+                waits[event.seat].append((index, event.open_values))
+                if event.tile is not None:
+                    fixed[position] = event.tile
+                elif event.must_place and index + 1 < len(events):
+                    following = events[index + 1]
+                    assert type(following) is Placed
+                    fixed[position] = following.tile
+                else:
+                    kind = "waiting" if event.must_place else "kept"
+                    slots.append(_Slot(kind, event.seat, index, 1, event.open_values, position))
+                position += 1
+            elif type(event) is Passed:
+                waits[event.seat].append((index, event.open_values))
+            elif type(event) is Placed:
+                placed[event.tile] = (event.seat, index)
+        known |= set(fixed.values())
+        end = log.end
+        revealed = {tile: holder for holder, hand in enumerate(end.hands) for tile in hand} if end else None
+        hidden = tuple(tile for tile in DOUBLE_SIX if tile not in known)
+        undrawn = deal.boneyard_size - position
+        slots.append(_Slot("boneyard", -1, _NEVER, undrawn))
+        columns = [
+            frozenset(tile for tile in hidden if _allowed(tile, slot, placed.get(tile), waits, revealed))
+            for slot in slots
+        ]
+        # Positions whose tiles the log allows alike (draws kept in one turn, the boneyard
+        # left) form one group: counted once, their order drawn uniformly at the end.
+        groups: dict[tuple[str, int, frozenset[Tile]], _Group] = {}
+        for slot, column in zip(slots, columns, strict=True):
+            if slot.kind == "hand":
+                groups["hand", slot.seat, column] = _Group(True, slot.seat, slot.room, (), column)
+                continue
+            positions = tuple(range(position, deal.boneyard_size)) if slot.kind == "boneyard" else (slot.position,)
+            key = ("boneyard" if slot.kind == "boneyard" else "held", -1, column)
+            before = groups.get(key)
+            joined = positions if before is None else (*before.positions, *positions)
+            groups[key] = _Group(slot.kind != "boneyard", -1, len(joined), joined, column)
+        self._fixed: Final = fixed
+        self._groups: Final = tuple(group for group in groups.values() if group.room)
+        self._boneyard_size: Final = deal.boneyard_size
+        allowed = [tuple(n for n, group in enumerate(self._groups) if tile in group.tiles) for tile in hidden]
+        # Tiles with the fewest options first keep the counted room small.
+        order = sorted(range(len(hidden)), key=lambda i: len(allowed[i]))
+        self._tiles: Final = tuple(hidden[i] for i in order)
+        self._allowed: Final = tuple(allowed[i] for i in order)
+        self._fits_held: Final = self._fitting_held(view, placed)
+        self._rooms: Final = tuple(group.room for group in self._groups)
+        self._count_all = cache(self._count_all_uncached)
+        self._count_none = cache(self._count_none_uncached)
+        ways = self._ways(0, self._rooms, self._fits_held is None)
+        if ways == 0:
+            raise InvalidStateError("FORMAT-3", "no deal of the round is consistent with the view's log")
+        orders = 1
+        for group in self._groups:
+            orders *= factorial(len(group.positions))
+        self.count: Final = ways * orders
+        """How many deals are consistent with the view (hands as sets, the boneyard in order)."""
+
+    def _fitting_held(self, view: SeatView, placed: dict[Tile, tuple[Seat, int]]) -> tuple[bool, ...] | None:
+        """Per tile, whether holding it keeps the round from blocking; None when nothing needs holding."""
+        log = view.history
+        if view.phase is not Phase.PLAYING or view.boneyard_size or not log.draws:
+            return None
+        last = max(index for index, event in enumerate(log.events) if type(event) is Drew)
+        drew = log.events[last]
+        assert type(drew) is Drew
+        if drew.must_place or any(type(event) is Placed for event in log.events[last:]):
+            return None
+        if any(_shows(tile, drew.open_values) for tile in view.hand):
+            return None
+        return tuple(tile not in placed and _shows(tile, drew.open_values) for tile in self._tiles)
+
+    def _ways(self, index: int, rooms: tuple[int, ...], satisfied: bool) -> int:
+        if satisfied:
+            return self._count_all(index, rooms)
+        return self._count_all(index, rooms) - self._count_none(index, rooms)
+
+    def _count_all_uncached(self, index: int, rooms: tuple[int, ...]) -> int:
+        if index == len(self._tiles):
+            return 1
+        total = 0
+        for number in self._allowed[index]:
+            if rooms[number]:
+                total += self._count_all(index + 1, _less(rooms, number))
+        return total
+
+    def _count_none_uncached(self, index: int, rooms: tuple[int, ...]) -> int:
+        """Ways with no tile that fits held by another seat (only when that matters)."""
+        if index == len(self._tiles):
+            return 1
+        assert self._fits_held is not None
+        fits = self._fits_held[index]
+        total = 0
+        for number in self._allowed[index]:
+            if rooms[number] and not (fits and self._groups[number].held):
+                total += self._count_none(index + 1, _less(rooms, number))
+        return total
+
+    def sample(self, source: RandomSource) -> tuple[SampledDeal, RandomSource]:
+        """One consistent deal, uniformly over :attr:`count` of them, and the advanced source."""
+        source = check_source(source)
+        rooms = self._rooms
+        satisfied = self._fits_held is None
+        chosen: list[list[Tile]] = [[] for _ in self._groups]
+        for index, tile in enumerate(self._tiles):
+            ways = self._ways(index, rooms, satisfied)
+            pick, source = draw_below(source, ways)
+            for number in self._allowed[index]:
+                if not rooms[number]:
+                    continue
+                after = _less(rooms, number)
+                now = satisfied or (
+                    self._fits_held is not None and self._fits_held[index] and self._groups[number].held
+                )
+                share = self._ways(index + 1, after, now)
+                if pick < share:
+                    chosen[number].append(tile)
+                    rooms, satisfied = after, now
+                    break
+                pick -= share
+        return self._deal_of(chosen, source)
+
+    def _deal_of(self, chosen: list[list[Tile]], source: RandomSource) -> tuple[SampledDeal, RandomSource]:
+        view = self.view
+        own = view.history.deal.hands[view.seat]
+        assert own is not None
+        hands: list[tuple[Tile, ...]] = [own] * view.rules.players
+        boneyard: list[Tile | None] = [None] * self._boneyard_size
+        for position, tile in self._fixed.items():
+            boneyard[position] = tile
+        for group, tiles in zip(self._groups, chosen, strict=True):
+            if not group.positions:
+                hands[group.seat] = tuple(sorted(tiles, key=lambda tile: tile.index))
+                continue
+            order, source = shuffled(tuple(tiles), source)
+            for position, tile in zip(group.positions, order, strict=True):
+                boneyard[position] = tile
+        pile = tuple(tile for tile in boneyard if tile is not None)
+        assert len(pile) == self._boneyard_size
+        return SampledDeal(tuple(hands), pile), source
+
+    def sample_state(self, source: RandomSource) -> tuple[State, RandomSource]:
+        """The state the view's round reaches from a sampled deal, and the advanced source.
+
+        The state's own random source, which deals the rounds after this
+        one, is seeded from ``source`` too: it is as hidden as the deal.
+        """
+        deal, source = self.sample(source)
+        seed, source = draw_below(source, 1 << 63)
+        state = self._dealt(deal, SplitMix64.from_seed(seed))
+        for move in self._moves:
+            state = apply(state, move)
+        return state, source
+
+    def replay(self, deal: SampledDeal, source: RandomSource | None = None) -> tuple[State, tuple[Event, ...]]:
+        """The state and the events the view's round reaches from ``deal``, from its deal on.
+
+        ``source`` becomes the state's random source (for the rounds after).
+        A deal the public moves do not fit raises as ``apply`` does.
+        """
+        state = self._dealt(deal, source)
+        events: list[Event] = [Dealt.of(state)]
+        for move in self._moves:
+            state, happened = apply_with_events(state, move)
+            events += happened
+        return state, tuple(events)
+
+    def _dealt(self, deal: SampledDeal, source: RandomSource | None) -> State:
+        view = self.view
+        dealt = view.history.deal
+        return State.create(
+            rules=view.rules,
+            hands=deal.hands,
+            boneyard=deal.boneyard,
+            scores=dealt.scores,
+            round_number=dealt.round_number,
+            opener=dealt.opener,
+            lot=dealt.lot,
+            source=source,
+            # A settled round's view names that round last; the one before is not needed.
+            last_round=None if type(view.round_end) is RoundEnded else view.last_round,
+        )
+
+
+def _less(rooms: tuple[int, ...], number: int) -> tuple[int, ...]:
+    return (*rooms[:number], rooms[number] - 1, *rooms[number + 1 :])
+
+
+def _allowed(
+    tile: Tile,
+    slot: _Slot,
+    placed: tuple[Seat, int] | None,
+    waits: dict[Seat, list[tuple[int, tuple[Pip, ...]]]],
+    revealed: dict[Tile, Seat] | None,
+) -> bool:
+    """Whether the public log allows ``tile`` in ``slot`` (see the module's docstring)."""
+    if slot.kind == "boneyard":
+        return placed is None and (revealed is None or tile not in revealed)
+    if slot.kind == "waiting":
+        return placed is None and _shows(tile, slot.values)
+    if placed is not None:
+        owner, until = placed
+        if owner != slot.seat or until < slot.at:
+            return False
+    else:
+        until = _NEVER
+        if revealed is not None and revealed.get(tile) != slot.seat:
+            return False
+    if slot.kind == "kept" and _shows(tile, slot.values):
+        return False
+    return not any(slot.at < at < until and _shows(tile, values) for at, values in waits[slot.seat])

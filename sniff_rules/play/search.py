@@ -1,0 +1,93 @@
+"""A fair search bot: determinized playouts over the deals a seat's view allows.
+
+:class:`SearchBot` is perfect-information Monte Carlo (determinization,
+as surveyed by Cowling, Powley and Whitehouse, 2012): on a turn with more
+than one legal move it draws ``deals`` states from
+:class:`~sniff_rules.play.sampler.DealSampler` — uniform over the deals
+consistent with the seat's view — and in each plays every legal move,
+then plays the round out with :func:`~sniff_rules.play.bots.greedy_move` at
+every seat. A playout is worth the bot's side's score less the best other
+side's at the round's end (after the settlement), or, when the match is
+won in it, ten times the target for a win and less that for a loss,
+however it was won; the move of the highest total is played, ties to the
+one scoring more now, then to the first listed. It sees the view and the source only, so
+it plays fairly against people.
+
+>>> from sniff_rules import Rules, SplitMix64, new_match
+>>> from sniff_rules.play.events import Dealt
+>>> from sniff_rules.play.view import seat_view
+>>> state = new_match(Rules.standard(3), seed=2)
+>>> move, _ = SearchBot(deals=4)(seat_view(state, state.to_move, [Dealt.of(state)]), SplitMix64.from_seed(2))
+>>> move in seat_view(state, state.to_move, [Dealt.of(state)]).legal_moves
+True
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import attrs
+
+from sniff_rules._fast import sealed
+from sniff_rules.errors import IllegalMoveError, InvalidStateError
+from sniff_rules.moves import Move, apply
+from sniff_rules.play.bots import greedy_move
+from sniff_rules.play.sampler import DealSampler
+from sniff_rules.play.view import SeatView
+from sniff_rules.randomness import RandomSource, check_source
+from sniff_rules.rules import Side
+from sniff_rules.state import Phase, State
+
+WIN_FACTOR: Final = 10
+"""A playout's value for a match won, in targets: more than any lead a round can give."""
+
+
+def _check_deals(_instance: object, _attribute: object, deals: int) -> None:
+    if type(deals) is not int or deals < 1:
+        raise InvalidStateError("FORMAT-3", f"a search bot samples at least one deal, got {deals!r}")
+
+
+def playout_value(state: State, side: Side) -> int:
+    """What the round ahead of ``state`` is worth to ``side``, every seat playing greedily.
+
+    The side's score less the best other side's once the round ends; when
+    the match is won in it, :data:`WIN_FACTOR` times the target to the
+    winner and less that to the others: a win is a win, whatever the score.
+    """
+    while state.phase is Phase.PLAYING:
+        state = apply(state, greedy_move(state))
+    if state.winner is not None:
+        won = WIN_FACTOR * state.rules.target
+        return won if state.winner == side else -won
+    scores = state.scores
+    return scores[side] - max(score for other, score in enumerate(scores) if other != side)
+
+
+@sealed()
+@attrs.frozen
+class SearchBot:
+    """Determinized search with ``deals`` sampled deals a decision (``deals`` times the
+    legal moves playouts in all); a policy of a seat's view and a source."""
+
+    deals: int = attrs.field(default=32, validator=_check_deals)
+
+    def __call__(self, view: SeatView, source: RandomSource) -> tuple[Move, RandomSource]:
+        """The move of the best total over the sampled deals, and the advanced source."""
+        if type(view) is not SeatView:
+            raise InvalidStateError("FORMAT-3", f"a fair bot decides from a SeatView, got {view!r:.200}")
+        moves = view.legal_moves
+        if not moves:
+            raise IllegalMoveError("TURN-1", f"seat {view.seat} has no move: it is not its turn, or the round is over")
+        source = check_source(source)
+        if len(moves) == 1:
+            return moves[0], source
+        sampler = DealSampler(view)
+        side = view.rules.side_of(view.seat)
+        totals = [0] * len(moves)
+        for _ in range(self.deals):
+            state, source = sampler.sample_state(source)
+            for index, move in enumerate(moves):
+                totals[index] += playout_value(apply(state, move), side)
+        points = [option.points for option in view.options]
+        best = max(range(len(moves)), key=lambda index: (totals[index], points[index]))
+        return moves[best], source

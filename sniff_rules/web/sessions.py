@@ -1,0 +1,316 @@
+"""The browser game's tables and sessions, without the web framework: what ``sniff-rules serve`` keeps.
+
+A :class:`Table` is one match between a person and the library's fair
+bots. Its state and events never leave it whole: :meth:`Table.snapshot`
+is what the person's page receives, built from that seat's view
+(:func:`~sniff_rules.play.view.seat_view`, :func:`~sniff_rules.formats.view_json.seat_view_to_data`)
+and nothing else, so it holds no other hand, no boneyard order and no
+random source. Moves arrive as people type them and are read against the
+seat's legal moves (:func:`~sniff_rules.formats.notation.parse_typed_move`); a move
+refused for any reason raises :class:`WebError` and changes nothing. Bots
+decide from their own seat's view (:meth:`Table.decide_bot`, which reads
+only) and the move is committed apart (:meth:`Table.commit_bot`), so a
+server can let a bot think in a worker thread while the table stays
+consistent.
+
+:class:`SessionStore` keeps tables under unguessable ids, forgets those
+idle too long and holds at most a bounded number, dropping the least
+recently used first: no client can exhaust the server's memory.
+
+>>> table = Table(Rules.standard(2), seat=0, bots=("person", "greedy"), seed=20, bot_seed=1)
+>>> snapshot = table.snapshot()
+>>> snapshot["seat"], snapshot["status"], snapshot["view"]["hand_sizes"]
+(0, 'bot-turn', [7, 7])
+>>> table.commit_bot(table.decide_bot()); table.snapshot()["status"]
+'your-turn'
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from typing import Final, Generic, TypeVar
+
+from sniff_rules.errors import SniffError
+from sniff_rules.formats.notation import parse_typed_move
+from sniff_rules.formats.strict_json import JsonObject, JsonValue
+from sniff_rules.formats.view_json import seat_view_to_data
+from sniff_rules.moves import Move
+from sniff_rules.play.bots import greedy_bot, random_bot
+from sniff_rules.play.driver import Policy
+from sniff_rules.play.events import Dealt, Event, Placed, apply_with_events
+from sniff_rules.play.search import SearchBot
+from sniff_rules.play.view import SeatView, seat_view
+from sniff_rules.randomness import RandomSource, SplitMix64
+from sniff_rules.rules import Rules, Seat
+from sniff_rules.state import Phase, State, new_match, next_round
+
+SNAPSHOT_FORMAT: Final = "sniff-rules/web-snapshot@1"
+"""The ``format`` tag of what the page receives."""
+
+PERSON: Final = "person"
+"""The player kind of the seat a person plays."""
+
+BOTS: Final[Mapping[str, tuple[str, Policy[SeatView]]]] = {
+    "random": ("Random bot", random_bot),
+    "greedy": ("Greedy bot", greedy_bot),
+    "search": ("Search bot", SearchBot()),
+}
+"""The fair bots a seat can be given: kind -> (name shown, policy of a seat's view)."""
+
+MAX_MOVE_CHARS: Final = 200
+"""The longest move text read; what people type is far shorter."""
+
+_SEAT_PREFIX: Final = re.compile(r"\s*(\d{1,3})\s*:")
+
+Layouter = Callable[[SeatView], JsonObject]
+"""Draws a seat view's layout for the page (SVG or text); sees the view alone."""
+
+
+class WebError(Exception):
+    """A request refused: an HTTP ``status``, a short ``code``, a message, the rule id when one applies."""
+
+    def __init__(self, status: int, code: str, message: str, rule: str | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.rule = rule
+
+    def to_data(self) -> JsonObject:
+        """The JSON body of the refusal."""
+        return {"error": self.code, "message": self.message, "rule": self.rule}
+
+
+def plain_layout(view: SeatView) -> JsonObject:
+    """The layout as text lines, a placement a line (where no drawing is at hand)."""
+    layout = view.layout
+    return {
+        "svg": None,
+        "lines": [str(placement) for placement in layout.placements],
+    }
+
+
+def check_players(players: int, seat: Seat, kinds: tuple[str, ...]) -> None:
+    """Refuse a table that is not 2..4 seats, the person at ``seat`` and a known bot at every other."""
+    if players not in (2, 3, 4):
+        raise WebError(400, "bad-request", f"a match is for 2, 3 or 4 players, not {players}")
+    if not 0 <= seat < players:
+        raise WebError(400, "bad-request", f"seat {seat} is not one of the {players} seats")
+    if len(kinds) != players:
+        raise WebError(400, "bad-request", f"{players} seats need {players} player kinds, got {len(kinds)}")
+    for index, kind in enumerate(kinds):
+        if (kind == PERSON) != (index == seat) or (kind != PERSON and kind not in BOTS):
+            known = ", ".join(BOTS)
+            raise WebError(400, "bad-request", f"seat {index}: the person plays seat {seat}, the others a bot: {known}")
+
+
+class Table:
+    """One match between a person at ``seat`` and a bot at every other seat (``bots[seat]`` is ``"person"``).
+
+    ``seed`` deals the match, ``bot_seed`` seeds the bots' random source; both stay on the server.
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        seat: Seat,
+        bots: tuple[str, ...],
+        seed: int,
+        bot_seed: int,
+        layouter: Layouter = plain_layout,
+    ) -> None:
+        check_players(rules.players, seat, bots)
+        self.rules: Final = rules
+        self.seat: Final = seat
+        self.kinds: Final = bots
+        self.layouter: Final = layouter
+        self.state: State = new_match(rules, seed=seed)
+        self.events: list[Event] = [Dealt.of(self.state)]
+        self.bot_source: RandomSource = SplitMix64.from_seed(bot_seed)
+        self.version = 1
+
+    # ------------------------------------------------------------ what the page sees
+
+    @property
+    def status(self) -> str:
+        """``your-turn``, ``bot-turn``, ``round-over`` or ``match-over``."""
+        phase = self.state.phase
+        if phase is Phase.MATCH_OVER:
+            return "match-over"
+        if phase is Phase.ROUND_OVER:
+            return "round-over"
+        return "your-turn" if self.state.to_move == self.seat else "bot-turn"
+
+    def view(self) -> SeatView:
+        """The person's seat view: everything the page may know."""
+        return seat_view(self.state, self.seat, self.events)
+
+    def snapshot(self) -> JsonObject:
+        """What the person's page receives: the table's version and players, the seat view's JSON, the layout drawn.
+
+        Built from the seat's view alone (and the public seat kinds), so two
+        tables whose hidden tiles and random sources differ but whose public
+        play is the same give the same snapshot.
+        """
+        view = self.view()
+        players: list[JsonValue] = [
+            {
+                "seat": seat,
+                "kind": kind,
+                "name": "You" if kind == PERSON else BOTS[kind][0],
+                "side": self.rules.side_of(seat),
+            }
+            for seat, kind in enumerate(self.kinds)
+        ]
+        last = next((event for event in reversed(view.history.events) if type(event) is Placed), None)
+        return {
+            "format": SNAPSHOT_FORMAT,
+            "version": self.version,
+            "seat": self.seat,
+            "status": self.status,
+            "players": players,
+            "last_placement": None if last is None else str(last.placement),
+            "layout": self.layouter(view),
+            "view": seat_view_to_data(view),
+        }
+
+    # ------------------------------------------------------------ what the person does
+
+    def _check_version(self, version: int) -> None:
+        if version != self.version:
+            raise WebError(409, "stale", f"the page shows version {version}, the table is at {self.version}: reload it")
+
+    def play(self, text: str, version: int, seat: Seat | None = None) -> Move:
+        """Play the person's move ``text`` (as typed) on the page's ``version``; the move played.
+
+        Refused with nothing changed: another seat named (403), a stale
+        version or a move out of turn (409), text that names no legal move
+        (422, with the rule id).
+        """
+        if seat is not None and seat != self.seat:
+            raise WebError(403, "not-your-seat", f"this session plays seat {self.seat}, not seat {seat}")
+        if len(text) > MAX_MOVE_CHARS:
+            raise WebError(400, "bad-request", f"a move is at most {MAX_MOVE_CHARS} characters")
+        named = _SEAT_PREFIX.match(text)
+        if named is not None and int(named.group(1)) != self.seat:
+            raise WebError(403, "not-your-seat", f"this session plays seat {self.seat}, not seat {named.group(1)}")
+        self._check_version(version)
+        if self.state.phase is not Phase.PLAYING:
+            raise WebError(409, "not-your-turn", f"no move now: the {self.status.replace('-', ' ')}", "TURN-2")
+        if self.state.to_move != self.seat:
+            raise WebError(409, "not-your-turn", f"it is seat {self.state.to_move}'s turn", "TURN-2")
+        try:
+            move = parse_typed_move(text, self.view().legal_moves)
+        except SniffError as refusal:
+            raise WebError(422, "illegal-move", str(refusal), refusal.rule) from None
+        self._apply(move)
+        return move
+
+    def deal_next_round(self, version: int) -> None:
+        """Deal the next round once the page has shown the settled one (409 otherwise)."""
+        self._check_version(version)
+        if self.state.phase is not Phase.ROUND_OVER:
+            raise WebError(409, "not-round-over", f"the round is not over: the {self.status.replace('-', ' ')}")
+        self.state = next_round(self.state)
+        self.events.append(Dealt.of(self.state))
+        self.version += 1
+
+    def _apply(self, move: Move) -> None:
+        self.state, happened = apply_with_events(self.state, move)
+        self.events += happened
+        self.version += 1
+
+    # ------------------------------------------------------------ the bots
+
+    @property
+    def bot_to_move(self) -> bool:
+        """Whether a bot is to move now."""
+        return self.state.phase is Phase.PLAYING and self.state.to_move != self.seat
+
+    def decide_bot(self) -> tuple[int, Move, RandomSource]:
+        """The move of the bot to move, from its own seat's view: (the version it saw, the move, its next source).
+
+        Reads the table only, so it may run in a worker thread; :meth:`commit_bot` plays the answer.
+        """
+        if not self.bot_to_move:
+            raise WebError(409, "not-bot-turn", "no bot is to move")
+        seat = self.state.to_move
+        policy = BOTS[self.kinds[seat]][1]
+        move, source = policy(seat_view(self.state, seat, self.events), self.bot_source)
+        return self.version, move, source
+
+    def commit_bot(self, decision: tuple[int, Move, RandomSource]) -> None:
+        """Play a bot's decided move, unless the table moved on since it was decided (then nothing changes)."""
+        version, move, source = decision
+        if version != self.version or not self.bot_to_move:
+            return
+        self._apply(move)
+        self.bot_source = source
+
+
+T = TypeVar("T")
+
+
+class SessionStore(Generic[T]):
+    """Values under unguessable ids; each forgotten after ``idle_seconds`` unused, at most ``limit`` kept.
+
+    ``clock`` gives seconds (monotonic); a new value past the limit drops
+    the least recently used.
+    """
+
+    def __init__(self, limit: int = 64, idle_seconds: float = 3600.0, clock: Callable[[], float] = time.monotonic):
+        if limit < 1 or idle_seconds <= 0:
+            raise ValueError(f"a store keeps at least one session for some time, got {limit}, {idle_seconds}")
+        self.limit: Final = limit
+        self.idle_seconds: Final = idle_seconds
+        self.clock: Final = clock
+        self._entries: OrderedDict[str, tuple[float, T]] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def purge(self) -> list[T]:
+        """Forget the values idle too long; those forgotten."""
+        now = self.clock()
+        gone: list[T] = []
+        while self._entries:
+            key, (seen, value) = next(iter(self._entries.items()))
+            if now - seen < self.idle_seconds:
+                break
+            del self._entries[key]
+            gone.append(value)
+        return gone
+
+    def add(self, value: T) -> tuple[str, list[T]]:
+        """Keep ``value`` under a new id; the id, and the values forgotten to make room."""
+        gone = self.purge()
+        while len(self._entries) >= self.limit:
+            gone.append(self._entries.popitem(last=False)[1][1])
+        key = secrets.token_urlsafe(32)
+        self._entries[key] = (self.clock(), value)
+        return key, gone
+
+    def get(self, key: str) -> T | None:
+        """The value under ``key``, marked used now; None when unknown or expired."""
+        self.purge()
+        entry = self._entries.get(key)
+        if entry is None:
+            return None
+        self._entries[key] = (self.clock(), entry[1])
+        self._entries.move_to_end(key)
+        return entry[1]
+
+    def remove(self, key: str) -> T | None:
+        """Forget ``key``; its value, or None."""
+        entry = self._entries.pop(key, None)
+        return None if entry is None else entry[1]
+
+    def clear(self) -> list[T]:
+        """Forget every value; those forgotten."""
+        gone = [value for _, value in self._entries.values()]
+        self._entries.clear()
+        return gone
