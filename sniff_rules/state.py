@@ -18,8 +18,13 @@ from sniff_rules._fast import constructor, fast_frozen
 from sniff_rules.errors import InvalidStateError
 from sniff_rules.layout import Layout
 from sniff_rules.randomness import LotRound, RandomSource, SplitMix64, check_source, draw_lot, shuffled
+from sniff_rules.round_facts import (
+    RoundContext as RoundContext,
+    RoundResult as RoundResult,
+    construct_context as construct_context,
+    construct_result as construct_result,
+)
 from sniff_rules.rules import Rules, Seat, Side, check_seat
-from sniff_rules.scoring import Settlement
 from sniff_rules.tiles import (
     DOUBLE_SIX,
     FULL_SET_MASK,
@@ -49,72 +54,6 @@ class Phase(enum.Enum):
 
     def __repr__(self) -> str:
         return f"Phase.{self.name}"
-
-
-def _check_round_result(result: RoundResult) -> None:
-    if type(result.round_number) is not int or result.round_number < 1:
-        raise InvalidStateError("FORMAT-3", f"round_number counts from 1, got {result.round_number!r}")
-    if result.finisher is not None and type(result.finisher) is not int:
-        raise InvalidStateError("FORMAT-3", f"finisher is a seat or None, got {result.finisher!r}")
-    hands = result.hands
-    if type(hands) is not tuple or not all(
-        type(hand) is tuple and all(isinstance(tile, Tile) for tile in hand) for hand in hands
-    ):
-        raise InvalidStateError("FORMAT-3", f"hands is a tuple of tuples of tiles, got {hands!r}")
-    if not isinstance(result.settlement, Settlement):
-        raise InvalidStateError("FORMAT-3", f"settlement is a Settlement, got {result.settlement!r}")
-
-
-@final
-@fast_frozen(check=_check_round_result)
-@attrs.frozen(weakref_slot=False)
-class RoundResult:
-    """How a round ended: the finisher (None when blocked), the hands
-    revealed at its end, and their settlement (END-1, BLOCK-1, SETTLE-1..4)."""
-
-    round_number: int
-    finisher: Seat | None
-    hands: tuple[tuple[Tile, ...], ...]
-    settlement: Settlement
-
-    @property
-    def blocked(self) -> bool:
-        """The round ended with nobody able to place (BLOCK-1)."""
-        return self.finisher is None
-
-
-def _check_context(context: RoundContext) -> None:
-    if not isinstance(context.rules, Rules):
-        raise InvalidStateError("FORMAT-3", f"rules is a Rules value, got {context.rules!r}")
-    if type(context.round_number) is not int or context.round_number < 1:
-        raise InvalidStateError("FORMAT-3", f"round_number counts from 1, got {context.round_number!r}")
-    check_seat(context.rules, context.opener, "OPEN-1", InvalidStateError)
-    if context.source is not None:
-        check_source(context.source)
-    if type(context.lot) is not tuple:
-        raise InvalidStateError("FORMAT-3", f"lot is a tuple of lot rounds, got {context.lot!r}")
-    if context.last_round is not None and not isinstance(context.last_round, RoundResult):
-        raise InvalidStateError("FORMAT-3", f"last_round is a RoundResult or None, got {context.last_round!r}")
-
-
-@final
-@fast_frozen(check=_check_context)
-@attrs.frozen(weakref_slot=False)
-class RoundContext:
-    """What stays fixed through a round: the rules, the round's number and
-    opener, the lot that chose the opener (empty when the finisher opens,
-    OPEN-2), the random source for later deals, and the last settled round.
-
-    Kept apart from :class:`State` so that a move copies one reference
-    instead of six fields.
-    """
-
-    rules: Rules
-    round_number: int
-    opener: Seat
-    source: RandomSource | None = None
-    lot: tuple[LotRound, ...] = ()
-    last_round: RoundResult | None = None
 
 
 def _check_state_fields(state: State) -> None:
@@ -375,10 +314,6 @@ def position_key(state: State) -> PositionKey:
 
 _construct_state: Final = constructor(State)
 """State(...) for the engine, without type.__call__ and the public check."""
-construct_context: Final = constructor(RoundContext)
-"""RoundContext(...) for the engine's deals and round ends, without the public check."""
-construct_result: Final = constructor(RoundResult)
-"""RoundResult(...) for the engine's round ends, without the public check."""
 
 
 def _check_order(order: object) -> tuple[TileIndex, ...]:

@@ -284,6 +284,16 @@ def test_every_package_is_installed() -> None:
     assert folders == listed - {"sniff_rules.vectors", "sniff_rules.vectors.recorded"}
 
 
+MAX_MODULE_LINES: Final = 500
+"""The most lines a module of the package may have: past it, a module holds more than one job."""
+
+
+def test_no_module_of_the_package_passes_500_lines() -> None:
+    """Layering: every module of the package is at most :data:`MAX_MODULE_LINES` lines; a longer one is split."""
+    lines = {name: len(path.read_text(encoding="utf-8").splitlines()) for name, path in package_modules().items()}
+    assert {} == {name: count for name, count in lines.items() if count > MAX_MODULE_LINES}
+
+
 # ---------------------------------------------------------------- the face
 
 

@@ -28,7 +28,8 @@ from pettingzoo.test.seed_test import seed_test
 
 import sniff_rules.adapters.actions as actions
 from sniff_rules.adapters.pettingzoo import ENV_ID, SingleAgentEnv, agent_name, env, observation_of, raw_env
-from sniff_rules.adapters.pettingzoo.environment import NUM_ACTIONS, _lacking_of, _observation, _table_part
+from sniff_rules.adapters.pettingzoo.environment import NUM_ACTIONS
+from sniff_rules.adapters.pettingzoo.observation import _lacking_of, _observation, _table_part
 from sniff_rules.errors import IllegalMoveError, InvalidMoveError, InvalidRulesError
 from sniff_rules.play.events import Event
 from sniff_rules.play.sampler import DealSampler

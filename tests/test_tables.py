@@ -20,11 +20,11 @@ from sniff_rules.layout import (
     AttachmentPoint,
     Port,
     _attach_by_chain_or_double,
-    _make_points,
     _step,
     place_on,
 )
 from sniff_rules.moves import _DRAWS, _LEADS, _PASSES, _POINT_NEEDS, Draw, Pass, Place, _fill_places
+from sniff_rules.points import _make_points
 from sniff_rules.randomness import _shuffle_groups
 from sniff_rules.tiles import (
     DOUBLE_SIX,

@@ -52,13 +52,9 @@ supports. Hypothesis settings come from the active profile, or from
 
 from __future__ import annotations
 
-import copy
-import operator
-import pickle
 from collections.abc import Callable
 from typing import ClassVar, Final, NoReturn
 
-import attrs
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 from hypothesis.strategies import DataObject, SearchStrategy
@@ -67,12 +63,13 @@ import sniff_rules
 import sniff_rules.position.laws as laws
 import sniff_rules.verify.strategies as strategies
 from sniff_rules.errors import SniffError
-from sniff_rules.moves import Draw, Move, Pass, Place
+from sniff_rules.moves import Move
 from sniff_rules.position.laws import Violation
 from sniff_rules.randomness import SplitMix64
 from sniff_rules.rules import Rules
 from sniff_rules.state import Phase, State
 from sniff_rules.tiles import TILE_COUNT
+from sniff_rules.verify.adapter_checks import Call, changed_fields, every_meant_move, fields_of, refusal_failure
 from sniff_rules.verify.strategies import NextRound, Playthrough, Step, illegal_moves_of, seeds
 
 __all__ = ["CHECK_OF_LAW", "InvariantViolation", "SniffMachine"]
@@ -126,43 +123,6 @@ CHECK_OF_LAW: Final = {law: check for check, names in _LAWS_OF_CHECK.items() for
 """The check of :class:`SniffMachine` under which each law of
 :mod:`sniff_rules.position.laws` is reported."""
 
-_FIELD_NAMES: Final = tuple(field.name for field in attrs.fields(State))
-
-
-_FIELDS_OF: Final = operator.attrgetter(*_FIELD_NAMES)
-
-
-def _fields(state: State) -> tuple[object, ...]:
-    fields: tuple[object, ...] = _FIELDS_OF(state)
-    return fields
-
-
-def _changed_fields(first: State, second: State) -> list[str]:
-    return [name for name in _FIELD_NAMES if getattr(first, name) != getattr(second, name)]
-
-
-def _deep_copy(state: State) -> State:
-    """A copy sharing no object with ``state``; a pickle round trip costs
-    about half of ``copy.deepcopy`` on these values."""
-    try:
-        copied = pickle.loads(pickle.dumps(state))
-    except (pickle.PickleError, TypeError, AttributeError):
-        return copy.deepcopy(state)
-    assert isinstance(copied, State)
-    return copied
-
-
-def _library_refusal(state: State, move: Move | None) -> str | None:
-    """The rule id :mod:`sniff_rules` refuses ``move`` (None: ``next_round``) with, or None if it accepts."""
-    try:
-        if move is None:
-            sniff_rules.next_round(state)
-        else:
-            sniff_rules.apply(state, move)
-    except SniffError as error:
-        return error.rule
-    return None
-
 
 class SniffMachine(RuleBasedStateMachine):
     """Whole matches through an adapter, with every law checked after every move.
@@ -203,7 +163,7 @@ class SniffMachine(RuleBasedStateMachine):
       empty table, with full hands, the right opener and the scores and
       result carried over; a move keeps the round's facts.
 
-    It also checks the adapter itself:
+    It also checks the adapter itself (:mod:`sniff_rules.verify.adapter_checks`):
 
     - ``illegal-move``: a move not listed raises a ``SniffError``;
     - ``caller-state``: a refused move (or ``next_round``) leaves the state
@@ -382,7 +342,7 @@ class SniffMachine(RuleBasedStateMachine):
             if step is not None:
                 state = self.next_round(state) if isinstance(step, NextRound) else self.apply(state, step)
             if state != expected:
-                changed = ", ".join(_changed_fields(expected, state))
+                changed = ", ".join(changed_fields(expected, state))
                 self.fail(
                     "replay",
                     f"SETUP-5: replaying step {number} ({step!r}) gave other {changed}",
@@ -410,7 +370,7 @@ class SniffMachine(RuleBasedStateMachine):
         if state.phase is Phase.PLAYING:
             self._check_listed_moves(state, moves)
         elif state.phase is Phase.MATCH_OVER:
-            self._expect_refusals(state, _every_meant_move(state), next_round_too=True, check="match-over")
+            self._expect_refusals(state, every_meant_move(state), next_round_too=True, check="match-over")
 
     def _check_listed_moves(self, state: State, moves: tuple[Move, ...]) -> None:
         for move in moves:
@@ -463,25 +423,25 @@ class SniffMachine(RuleBasedStateMachine):
             self.fail("replay", f"SETUP-5: new_match({house_rules!r}, {seed}) deals two different matches", state)
         if self.compare_with_reference and state != sniff_rules.new_match(house_rules, seed):
             expected = sniff_rules.new_match(house_rules, seed)
-            self.fail("reference", f"the deal differs from the library's in {_changed_fields(expected, state)}", state)
+            self.fail("reference", f"the deal differs from the library's in {changed_fields(expected, state)}", state)
         self.check_position(state)
 
     def _legal_moves(self, state: State) -> tuple[Move, ...]:
         listed_for, moves = self._listed
         if state is listed_for:
             return moves  # the list of a state is asked for by the check and again by the move
-        fields = _fields(state)
+        fields = fields_of(state)
         moves = self.legal_moves(state)
-        if any(a is not b for a, b in zip(fields, _fields(state), strict=True)):
+        if any(a is not b for a, b in zip(fields, fields_of(state), strict=True)):
             self.fail("caller-state", "legal_moves changed the state it was given", state)
         self._listed = (state, moves)
         return moves
 
     def _play(self, move: Move) -> None:
         before = self.state
-        fields = _fields(before)
+        fields = fields_of(before)
         after = self.apply(before, move)
-        if any(a is not b for a, b in zip(fields, _fields(before), strict=True)):
+        if any(a is not b for a, b in zip(fields, fields_of(before), strict=True)):
             self.fail("caller-state", f"apply(state, {move!r}) changed the state it was given", before)
         self.steps.append(move)
         self.history.append(after)
@@ -495,7 +455,7 @@ class SniffMachine(RuleBasedStateMachine):
             if after != expected:
                 self.fail(
                     "reference",
-                    f"after {move!r} the state differs from the library's in {_changed_fields(expected, after)}",
+                    f"after {move!r} the state differs from the library's in {changed_fields(expected, after)}",
                     before,
                 )
 
@@ -508,66 +468,20 @@ class SniffMachine(RuleBasedStateMachine):
         self._report(laws.deal_violations(before, after), after)
         if self.compare_with_reference and after != sniff_rules.next_round(before):
             expected = sniff_rules.next_round(before)
-            self.fail("reference", f"the deal differs from the library's in {_changed_fields(expected, after)}", after)
+            self.fail("reference", f"the deal differs from the library's in {changed_fields(expected, after)}", after)
         self.check_position(after)
 
     def _expect_refusals(
         self, state: State, moves: list[Move], *, next_round_too: bool = False, check: str = "illegal-move"
     ) -> None:
         """``apply`` refuses each move (and ``next_round`` the state) with a
-        SniffError, and none of them changes ``state``."""
-        snapshot = _deep_copy(state)
-        fields = _fields(state)
-        calls: list[tuple[Callable[[], object], Move | None]] = [
-            (self._apply_call(state, move), move) for move in moves
-        ]
+        SniffError, and none of them changes ``state`` (:func:`~sniff_rules.verify.adapter_checks.refusal_failure`)."""
+        calls: list[Call] = [(self._apply_call(state, move), move) for move in moves]
         if next_round_too:
             calls.append((lambda: self.next_round(state), None))
-        for call, move in calls:
-            try:
-                result = call()
-            except SniffError as error:
-                if self.compare_with_reference:
-                    self._compare_refusal(snapshot, move, error)
-                continue
-            except Exception as error:
-                self.fail(check, f"{_call_text(move)} raised {error!r}, not a SniffError", state)
-            self.fail(check, f"{_call_text(move)} must be refused with a SniffError, but gave {result!r}", state)
-        moved = [name for name, a, b in zip(_FIELD_NAMES, fields, _fields(state), strict=True) if a is not b]
-        changed = _changed_fields(snapshot, state)
-        if moved or changed or state != snapshot:
-            refused = ", ".join(_call_text(move) for _, move in calls)
-            self.fail("caller-state", f"refusing {refused} changed {sorted({*moved, *changed})}", snapshot)
-
-    def _compare_refusal(self, state: State, move: Move | None, error: SniffError) -> None:
-        """The adapter's refusal cites the rule the library cites for ``state`` and ``move``."""
-        expected = _library_refusal(state, move)
-        if expected is None:
-            self.fail("reference", f"the library accepts {_call_text(move)}, which the adapter refuses: {error}", state)
-        if error.rule != expected:
-            self.fail(
-                "refusal-rule",
-                f"{expected}: {_call_text(move)} is refused citing {error.rule!r}, where the library cites {expected}",
-                state,
-            )
+        failure = refusal_failure(state, calls, check=check, compare_with_reference=self.compare_with_reference)
+        if failure is not None:
+            self.fail(failure.check, failure.message, failure.state)
 
     def _apply_call(self, state: State, move: Move) -> Callable[[], object]:
         return lambda: self.apply(state, move)
-
-
-def _every_meant_move(state: State) -> list[Move]:
-    """Every move a seat could mean: each draw and pass, each of its tiles
-    led or put on each open point it fits."""
-    attempts: list[Move] = []
-    for seat, hand in enumerate(state.hands):
-        attempts += [Draw(seat), Pass(seat)]
-        for tile in hand:
-            attempts.append(Place(seat, tile))
-            attempts += [
-                Place(seat, tile, point) for point in state.layout.open_points if point.value in (tile.low, tile.high)
-            ]
-    return attempts
-
-
-def _call_text(move: Move | None) -> str:
-    return "next_round(state)" if move is None else f"apply(state, {move!r})"

@@ -3,8 +3,8 @@
 Needs the ``pettingzoo`` extra (``pip install 'sniff-rules[pettingzoo]'``).
 Importing this package registers :func:`env` as ``sniff_rules/american_sniff_v0``
 with PettingZoo's registry. :mod:`~sniff_rules.adapters.pettingzoo.environment` is the
-environment, :mod:`~sniff_rules.adapters.pettingzoo.single_agent` the
-Gymnasium wrapper.
+environment, :mod:`~sniff_rules.adapters.pettingzoo.observation` what its agents
+observe, :mod:`~sniff_rules.adapters.pettingzoo.single_agent` the Gymnasium wrapper.
 """
 
 from sniff_rules.adapters.pettingzoo.environment import (
