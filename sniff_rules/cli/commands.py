@@ -18,6 +18,7 @@ from sniff_rules.moves import Move
 from sniff_rules.play.bots import greedy_move
 from sniff_rules.play.driver import play_match
 from sniff_rules.play.events import Dealt, Drew, MatchWon, Placed, RoundEnded
+from sniff_rules.play.registry import BOT_GRAMMAR
 from sniff_rules.randomness import RandomSource, SplitMix64
 from sniff_rules.rules import Rules
 from sniff_rules.state import State, new_match
@@ -223,8 +224,8 @@ def play_command(args: argparse.Namespace, read: TextIO, out: TextIO) -> int:
         return 2
     try:
         bots = bots_for_seats(rules.players, args.seat, _names(args.bots))
-    except ValueError as err:
-        print(f"sniff-rules play: --bots: {err}", file=sys.stderr)
+    except SniffError as refusal:
+        print(f"sniff-rules play: --bots: {refusal}", file=sys.stderr)
         return 2
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(3), "big")
     ascii_only = args.ascii or not unicode_ok(out)
@@ -306,7 +307,7 @@ def _add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser])
     person.add_argument(
         "--bots",
         default="greedy",
-        help="random, greedy, search or search:N (N deals a decision), for every other seat or one each, "
+        help=f"the bots, {BOT_GRAMMAR} (N deals a decision), for every other seat or one each, "
         "comma-separated in seat order (default greedy)",
     )
     person.add_argument("--target", type=int, default=None, help="points to win (default: the standard target)")
@@ -317,7 +318,7 @@ def _add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser])
     many.add_argument(
         "--bots",
         default="greedy,random",
-        help="one bot per side, comma-separated (or one for all): random, greedy, search, search:N",
+        help=f"one bot per side, comma-separated (or one for all): {BOT_GRAMMAR}",
     )
     many.add_argument("--seed", type=int, default=1, help="match i is dealt by seed + i (default 1)")
     many.add_argument("--target", type=int, default=None, help="points to win (default: the standard target)")

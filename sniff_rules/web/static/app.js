@@ -1,9 +1,11 @@
 // The page of `sniff-rules serve`. Everything it knows comes from the server's snapshot: the seat's view
-// (the library's seat-view JSON), the seat kinds and the layout drawn. It sends moves as text and renders.
+// (the library's seat-view JSON), the seat kinds and the layout drawn; the bots a seat may be given come from
+// GET /api/bots. Each legal move arrives as data (kind, tile, point) beside its text: the page reads the data
+// and sends the text back, and never takes a move's text apart.
 "use strict";
 
 const SESSION_KEY = "sniff-session";
-const BOT_KINDS = [["greedy", "Greedy bot"], ["search", "Search bot"], ["random", "Random bot"]];
+let botChoices = { bots: [], default: null }; // what GET /api/bots answers
 
 const $ = (id) => document.getElementById(id);
 let session = sessionStorage.getItem(SESSION_KEY);
@@ -296,12 +298,16 @@ function fillSetup() {
   for (let seat = 0; seat < players; seat += 1) seatChoice.append(el("option", { value: String(seat) }, String(seat)));
   seatChoice.value = String(keep);
   const bots = $("bot-choices");
+  // The choices made stay when the list is filled again (more players, another seat, the bots' list arriving).
+  const chosen = new Map(Array.from(bots.querySelectorAll(".bot-kind"), (choice) => [choice.dataset.seat, choice.value]));
   bots.textContent = "";
   for (let seat = 0; seat < players; seat += 1) {
     if (seat === keep) continue;
     const label = el("label", {}, `Seat ${seat} `);
     const choice = el("select", { "data-seat": String(seat), class: "bot-kind" });
-    for (const [kind, name] of BOT_KINDS) choice.append(el("option", { value: kind }, name));
+    for (const bot of botChoices.bots) choice.append(el("option", { value: bot.name }, bot.label));
+    const kept = chosen.get(String(seat));
+    choice.value = kept && botChoices.bots.some((bot) => bot.name === kept) ? kept : botChoices.default;
     label.append(choice);
     bots.append(label);
   }
@@ -320,4 +326,6 @@ $("setup-form").addEventListener("submit", (event) => {
 });
 
 fillSetup();
+api("GET", "/api/bots").then((offered) => { botChoices = offered; fillSetup(); })
+  .catch((err) => { $("status").textContent = `The bots could not be listed: ${err.message}`; });
 if (session) { refresh().then(() => { if (session) listen(); }); }
