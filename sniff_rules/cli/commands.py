@@ -17,7 +17,6 @@ from sniff_rules.errors import SniffError
 from sniff_rules.moves import Move
 from sniff_rules.play.bots import greedy_move
 from sniff_rules.play.driver import play_match
-from sniff_rules.play.events import Dealt, Drew, MatchWon, Placed, RoundEnded
 from sniff_rules.play.registry import BOT_GRAMMAR
 from sniff_rules.randomness import RandomSource, SplitMix64
 from sniff_rules.rules import Rules
@@ -25,50 +24,29 @@ from sniff_rules.state import State, new_match
 from sniff_rules.verify.vectors.files import VectorResult, printable
 
 
-def _describe_round_end(ended: RoundEnded) -> str:
-    how = "blocked" if ended.blocked else f"seat {ended.finisher} played out"
-    settlement = ended.settlement
-    hands = "; ".join(
-        f"seat {seat}: {' '.join(map(str, hand)) or '-'} = {pips} -> -{cost}"
-        for seat, (hand, pips, cost) in enumerate(
-            zip(ended.hands, settlement.hand_pips, settlement.deductions, strict=True)
-        )
-    )
-    return f"round {ended.round_number} {how}. Settlement: {hands}. Scores {ended.scores_after}"
-
-
 def _greedy(state: State, source: RandomSource) -> tuple[Move, RandomSource]:
     return greedy_move(state), source
 
 
 def demo(players: int, seed: int, out: TextIO) -> State:
-    """Play a whole match between greedy bots, printing every move."""
+    """Play a whole match between greedy bots, every event told as ``play`` and ``replay`` tell it.
+
+    The lines are :func:`sniff_rules.draw.narration.describe`'s; every hand is
+    shown, as a replay shows a record's.
+    """
+    from sniff_rules.draw.narration import COLOUR, PLAIN, Seating, colour_wanted, describe
+
     rules = Rules.standard(players)
     state = new_match(rules, seed=seed)
-    print(f"American Sniff, {players} players, target {rules.target}, seed {seed}", file=out)
+    seating = Seating.of(rules, {})
+    palette = COLOUR if colour_wanted(out) else PLAIN
+    print(
+        palette.bold(f"American Sniff, {players} players, to {rules.target} points, seed {seed}: greedy bots"), file=out
+    )
     for step in play_match(state, [_greedy] * players, SplitMix64.from_seed(seed)):
         state = step.state
-        line = "" if step.move is None else str(step.move)
         for event in step.events:
-            if isinstance(event, Dealt):
-                if event.round_number == 1:
-                    if event.lot:
-                        print(f"lot: {event.lot} -> seat {event.opener} opens", file=out)
-                else:
-                    opener = f"lot {event.lot}" if event.lot else "the finisher opens"
-                    print(f"-- round {event.round_number}: seat {event.opener} opens ({opener})", file=out)
-            elif isinstance(event, Placed):
-                line += f"  count {event.end_count}" + (f"  +{event.points}" if event.points else "")
-            elif isinstance(event, Drew) and event.must_place:
-                line += f" {event.tile} (fits: must place it)"
-        if step.move is not None:
-            print(f"{line}  scores {state.scores}", file=out)
-        for event in step.events:
-            if isinstance(event, RoundEnded):
-                print(_describe_round_end(event), file=out)
-            elif isinstance(event, MatchWon):
-                seats = ", ".join(map(str, rules.seats_of(event.side)))
-                print(f"match over: side {event.side} (seat {seats}) wins with {event.scores}", file=out)
+            out.writelines(line + "\n" for line in describe(event, seating, palette))
     return state
 
 
