@@ -1,4 +1,9 @@
-"""The ``sniff-rules`` command: play a match, simulate bots, replay a match, watch one, check conformance vectors."""
+"""The ``sniff-rules`` command: play a match, simulate bots, replay a match, watch one, check conformance vectors.
+
+What ``--help`` shows is plain text (:data:`DESCRIPTION` and each
+command's help), never this module's docstrings, whose markup is for the
+documentation.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +15,7 @@ import time
 from collections.abc import Sequence
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import TextIO
+from typing import Final, TextIO
 
 from sniff_rules.cli.serve import add_serve_parser, run_serve
 from sniff_rules.errors import SniffError
@@ -22,6 +27,12 @@ from sniff_rules.randomness import RandomSource, SplitMix64
 from sniff_rules.rules import Rules
 from sniff_rules.state import State, new_match
 from sniff_rules.verify.vectors.files import VectorResult, printable
+
+DESCRIPTION: Final = (
+    "American Sniff from the command line: play a match against the fair bots, simulate matches between bots,"
+    " replay a recorded match, watch a demo match, check conformance vectors, or play in the browser."
+)
+"""What ``sniff-rules --help`` says the command is, in plain text."""
 
 
 def _greedy(state: State, source: RandomSource) -> tuple[Move, RandomSource]:
@@ -275,8 +286,15 @@ def _positive(text: str) -> int:
     return value
 
 
+def _command(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser], name: str, says: str
+) -> argparse.ArgumentParser:
+    """A command whose --help opens with what the list of commands says it does (argparse's % doubled there)."""
+    return commands.add_parser(name, help=says, description=says.replace("%%", "%"))
+
+
 def _add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    person = commands.add_parser("play", help="play a match in the terminal against the fair bots")
+    person = _command(commands, "play", "play a match in the terminal against the fair bots")
     person.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
     person.add_argument(
         "--seat", type=int, default=0, help="your seat (default 0); at 4 players seat +2 is your partner"
@@ -290,7 +308,7 @@ def _add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser])
     )
     person.add_argument("--target", type=int, default=None, help="points to win (default: the standard target)")
     person.add_argument("--ascii", action="store_true", help="draw the table without box-drawing characters")
-    many = commands.add_parser("simulate", help="play many matches between bots; win rates with 95%% intervals")
+    many = _command(commands, "simulate", "play many matches between bots; win rates with 95%% intervals")
     many.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
     many.add_argument("--matches", type=_positive, default=100)
     many.add_argument(
@@ -304,24 +322,22 @@ def _add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser])
     many.add_argument("--ray", metavar="ADDRESS", default=None, help="play on a Ray cluster: an address, auto or local")
     many.add_argument("--json", action="store_true", help="write the summary and every outcome as JSON")
     many.add_argument("--no-progress", action="store_true", help="no progress bar")
-    again = commands.add_parser("replay", help="print a match record, or a recorded vector's match, turn by turn")
+    again = _command(commands, "replay", "print a match record, or a recorded vector's match, turn by turn")
     again.add_argument("record", metavar="RECORD", help="a match record's JSON file, or a recorded match: 2p-01")
     again.add_argument("--svg", type=Path, metavar="DIR", default=None, help="write one SVG picture per move")
     again.add_argument("--brief", action="store_true", help="one line a move, the table not drawn")
     again.add_argument("--ascii", action="store_true", help="draw the table without box-drawing characters")
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of ``sniff-rules`` and ``python -m sniff_rules``."""
-    parser = argparse.ArgumentParser(prog="sniff-rules", description=__doc__)
+def build_parser() -> argparse.ArgumentParser:
+    """The command line's parser: every command, its options and its plain-text help."""
+    parser = argparse.ArgumentParser(prog="sniff-rules", description=DESCRIPTION)
     commands = parser.add_subparsers(dest="command", required=True)
     _add_commands(commands)
-    watch = commands.add_parser("demo", help="print a whole match between greedy bots")
+    watch = _command(commands, "demo", "print a whole match between greedy bots")
     watch.add_argument("--players", type=int, choices=(2, 3, 4), default=4)
     watch.add_argument("--seed", type=int, default=1)
-    replay = commands.add_parser(
-        "conform", help="replay conformance vectors against this library; exit 1 on any failure"
-    )
+    replay = _command(commands, "conform", "replay conformance vectors against this library; exit 1 on any failure")
     replay.add_argument(
         "paths",
         nargs="*",
@@ -330,8 +346,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="vector files or folders (default: the vectors shipped with the package)",
     )
     replay.add_argument("-q", "--quiet", action="store_true", help="print failures and totals only")
-    regenerate = commands.add_parser(
-        "vectors", help="regenerate the generated vectors and print how they differ from the files"
+    regenerate = _command(
+        commands, "vectors", "regenerate the generated vectors and print how they differ from the files"
     )
     mode = regenerate.add_mutually_exclusive_group()
     mode.add_argument("--check", action="store_true", help="print the diff; exit 1 when it is not empty (default)")
@@ -340,7 +356,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--dir", type=Path, default=None, help="vector folder (default: specs/vectors of this checkout)"
     )
     add_serve_parser(commands)
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``sniff-rules`` and ``python -m sniff_rules``."""
+    args = build_parser().parse_args(argv)
     if isinstance(sys.stdout, io.TextIOWrapper):
         # A terminal or pipe that cannot show a character gets a replacement, never a traceback.
         sys.stdout.reconfigure(errors="replace")
