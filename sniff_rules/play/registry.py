@@ -18,7 +18,7 @@ BotName(kind='search', deals=8)
 >>> try:
 ...     parse_bot("cheater")
 ... except BotNameError as refusal:
-...     print(refusal.rule, str(refusal)[:26])
+...     print(refusal.rule, str(refusal).split(";")[0])
 FORMAT-1 FORMAT-1: 'cheater' is no bot
 """
 
