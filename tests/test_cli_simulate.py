@@ -18,6 +18,7 @@ from sniff_rules.cli.simulate import Simulation, SimulationError, lineup_for, ou
 from sniff_rules.cli.simulate_ray import RayMissingError
 from sniff_rules.play.bots import greedy_bot, random_bot
 from sniff_rules.play.driver import play_match
+from sniff_rules.play.registry import BotNameError
 from sniff_rules.play.view import present_seat_view
 from sniff_rules.randomness import SplitMix64
 from sniff_rules.rules import Rules
@@ -94,7 +95,7 @@ def test_a_lineup_names_one_bot_for_all_or_one_per_side() -> None:
     assert ("greedy", "random") == lineup_for(Rules.standard(4), ["greedy", "random", "greedy", "random"])
     with pytest.raises(SimulationError, match="one per side"):
         lineup_for(Rules.standard(3), ["greedy", "random"])
-    with pytest.raises(SimulationError, match="no bot"):
+    with pytest.raises(BotNameError, match="no bot"):
         lineup_for(Rules.standard(2), ["greedy", "search:0"])
 
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Callable
 
 import pytest
 
 from sniff_rules.cli.commands import demo
+from sniff_rules.draw.narration import PLAIN, Seating, describe
 from sniff_rules.errors import IllegalMoveError, InvalidMoveError, InvalidStateError, SniffError
 from sniff_rules.moves import Move, apply, legal_moves
 from sniff_rules.play.bots import greedy_move, random_move
@@ -205,8 +207,9 @@ def test_an_illegal_move_from_a_policy_is_refused_by_its_rule() -> None:
     assert "TURN-2" == caught.value.rule
 
 
-def test_the_demo_prints_a_line_per_move_and_per_round() -> None:
-    """END-1 MATCH-1: the demo, driven by greedy bots, prints each move, each round's end and the winner."""
+def test_the_demo_tells_the_match_in_the_narrations_words() -> None:
+    """END-1 MATCH-1: the demo, driven by greedy bots, tells every event of the seeded match in the lines
+    that play and replay use (narration's describe), heading apart, and no raw tuple of the values."""
     out = io.StringIO()
     final = demo(4, 3, out)
     lines = out.getvalue().splitlines()
@@ -215,11 +218,11 @@ def test_the_demo_prints_a_line_per_move_and_per_round() -> None:
             new_match(Rules.standard(4), seed=3), [lambda s, r: (greedy_move(s), r)] * 4, SplitMix64.from_seed(3)
         )
     )
-    moves = [str(step.move) for step in steps if step.move is not None]
-    assert moves == [line.split()[0] for line in lines if line[:2] in {"0:", "1:", "2:", "3:"}]
+    seating = Seating.of(Rules.standard(4), {})
+    told = [line for step in steps for event in step.events for line in describe(event, seating, PLAIN)]
+    assert told == lines[1:]
+    assert f"American Sniff, 4 players, to {Rules.standard(4).target} points, seed 3: greedy bots" == lines[0]
+    assert [] == [line for line in lines if re.search(r"\(\(|\(\d+, \d+", line)]
     ends = sum(isinstance(event, RoundEnded) for step in steps for event in step.events)
-    assert ends == sum(line.startswith("round ") for line in lines)
-    assert final == steps[-1].state
-    assert final.winner is not None
-    seats = ", ".join(map(str, Rules.standard(4).seats_of(final.winner)))
-    assert f"match over: side {final.winner} (seat {seats}) wins with {final.scores}" == lines[-1]
+    assert ends == sum(line.startswith("Round ") and line.endswith(".") for line in lines)
+    assert (final, True) == (steps[-1].state, final.winner is not None)

@@ -30,7 +30,7 @@ import sniff_rules.adapters.actions as actions
 from sniff_rules.adapters.pettingzoo import ENV_ID, SingleAgentEnv, agent_name, env, observation_of, raw_env
 from sniff_rules.adapters.pettingzoo.environment import NUM_ACTIONS
 from sniff_rules.adapters.pettingzoo.observation import _lacking_of, _observation, _table_part
-from sniff_rules.errors import IllegalMoveError, InvalidMoveError, InvalidRulesError
+from sniff_rules.errors import IllegalMoveError, InvalidMoveError, InvalidRulesError, InvalidStateError, SniffError
 from sniff_rules.play.events import Event
 from sniff_rules.play.sampler import DealSampler
 from sniff_rules.play.view import observe, seat_view
@@ -252,14 +252,22 @@ def test_the_raw_environment_refuses_a_bad_action_and_changes_nothing() -> None:
 
 
 @pytest.mark.parametrize(
-    ("arguments", "rule"),
-    [({"players": 5}, "SETUP-2"), ({"scope": "game"}, "MATCH-1"), ({"render_mode": "rgb_array"}, "FORMAT-3")],
+    ("arguments", "error", "rule"),
+    [
+        ({"players": 5}, InvalidRulesError, "SETUP-2"),
+        ({"scope": "game"}, InvalidRulesError, "MATCH-1"),
+        ({"render_mode": "rgb_array"}, InvalidStateError, "FORMAT-3"),
+    ],
 )
-def test_bad_arguments_are_refused_with_their_rule(arguments: dict[str, Any], rule: str) -> None:
-    """A player count, scope or render mode the environment lacks is refused, citing the rule."""
-    with pytest.raises(InvalidRulesError) as refused:
+def test_bad_arguments_are_refused_with_their_rule(
+    arguments: dict[str, Any], error: type[SniffError], rule: str
+) -> None:
+    """A player count or scope the environment lacks is a house rule refused; a render mode it lacks is a
+    malformed request, no house rule (a ValueError, as Gymnasium's own environments raise)."""
+    with pytest.raises(SniffError) as refused:
         raw_env(**arguments)
-    assert rule == refused.value.rule
+    assert (error, rule) == (type(refused.value), refused.value.rule)
+    assert isinstance(refused.value, ValueError)
 
 
 def test_ansi_rendering_shows_the_selected_seat_its_own_hand_and_no_other(capsys: pytest.CaptureFixture[str]) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import random
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,9 +14,10 @@ import pytest
 from hypothesis import given, note, strategies as st
 
 from sniff_rules.errors import IllegalMoveError, InvalidStateError
+from sniff_rules.formats.notation import parse_move, parse_point, parse_tile
 from sniff_rules.formats.state_json import state_to_json
 from sniff_rules.formats.view_json import seat_view_to_data, seat_view_to_json
-from sniff_rules.moves import Draw, Move, Place, apply, legal_moves
+from sniff_rules.moves import Draw, Move, Pass, Place, apply, legal_moves
 from sniff_rules.play.bots import random_move
 from sniff_rules.play.driver import Step, play_match
 from sniff_rules.play.events import Dealt, Drew, Event, MatchWon, Placed, RoundEnded, apply_with_events, seen_by
@@ -110,6 +112,48 @@ def test_each_option_gives_the_end_count_and_points_the_move_scores() -> None:
             placed = events[0]
             assert type(placed) is Placed
             assert (placed.end_count, placed.points) == (option.end_count, option.points)
+
+
+def _move_of_option_data(data: dict[str, Any]) -> Move:
+    """The move an option's data names, read from its fields alone, never from its text."""
+    if data["kind"] == "place":
+        target = None if data["point"] is None else parse_point(data["point"])
+        return Place(data["seat"], parse_tile(data["tile"]), target)
+    assert (None, None) == (data["tile"], data["point"])
+    return Draw(data["seat"]) if data["kind"] == "draw" else Pass(data["seat"])
+
+
+@functools.cache
+def _option_validator() -> Any:
+    loaded = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    return jsonschema.Draft202012Validator(
+        {"$defs": loaded["$defs"], "$ref": "#/$defs/seatView/properties/options/items"}
+    )
+
+
+def _playing_steps(matches: list[tuple[int, int]]) -> Iterator[tuple[tuple[Event, ...], Step]]:
+    """Each step of the matches (players, seed) with a seat to move, and the events up to it."""
+    for players, seed in matches:
+        steps = _match_steps(players, seed)
+        for index, step in enumerate(steps[:-1]):
+            if step.state.phase is Phase.PLAYING:
+                yield _events_to(steps, index), step
+
+
+def test_each_options_data_fits_the_schema_and_is_the_move() -> None:
+    """FORMAT-1: every option of a real match is sent as its text and as data (kind, tile, point, seat), each
+    naming the same move, with its end count and points; leads, placements on a point, draws and passes."""
+    kinds = set()
+    for events, step in _playing_steps([(2, 3), (3, 7), (4, 9), (4, 12), (2, 30)]):
+        state = step.state
+        view = seat_view(state, state.to_move, events)
+        sent: Any = seat_view_to_data(view)["options"]
+        for option, data in zip(view.options, sent, strict=True):
+            assert [] == list(_option_validator().iter_errors(data))
+            assert (option.move, option.move) == (_move_of_option_data(data), parse_move(data["move"]))
+            assert (option.end_count, option.points) == (data["end_count"], data["points"])
+            kinds.add(data["kind"] if data["kind"] != "place" or data["point"] else "lead")
+    assert {"lead", "place", "draw", "pass"} == kinds
 
 
 def test_options_of_a_draw_and_a_pass_keep_the_count_and_score_nothing() -> None:

@@ -1,4 +1,9 @@
-"""The ``sniff-rules`` command: play a match, simulate bots, replay a match, watch one, check conformance vectors."""
+"""The ``sniff-rules`` command: play a match, simulate bots, replay a match, watch one, check conformance vectors.
+
+What ``--help`` shows is plain text (:data:`DESCRIPTION` and each
+command's help), never this module's docstrings, whose markup is for the
+documentation.
+"""
 
 from __future__ import annotations
 
@@ -10,30 +15,24 @@ import time
 from collections.abc import Sequence
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import TextIO
+from typing import Final, TextIO
 
 from sniff_rules.cli.serve import add_serve_parser, run_serve
 from sniff_rules.errors import SniffError
 from sniff_rules.moves import Move
 from sniff_rules.play.bots import greedy_move
 from sniff_rules.play.driver import play_match
-from sniff_rules.play.events import Dealt, Drew, MatchWon, Placed, RoundEnded
+from sniff_rules.play.registry import BOT_GRAMMAR
 from sniff_rules.randomness import RandomSource, SplitMix64
 from sniff_rules.rules import Rules
 from sniff_rules.state import State, new_match
 from sniff_rules.verify.vectors.files import VectorResult, printable
 
-
-def _describe_round_end(ended: RoundEnded) -> str:
-    how = "blocked" if ended.blocked else f"seat {ended.finisher} played out"
-    settlement = ended.settlement
-    hands = "; ".join(
-        f"seat {seat}: {' '.join(map(str, hand)) or '-'} = {pips} -> -{cost}"
-        for seat, (hand, pips, cost) in enumerate(
-            zip(ended.hands, settlement.hand_pips, settlement.deductions, strict=True)
-        )
-    )
-    return f"round {ended.round_number} {how}. Settlement: {hands}. Scores {ended.scores_after}"
+DESCRIPTION: Final = (
+    "American Sniff from the command line: play a match against the fair bots, simulate matches between bots,"
+    " replay a recorded match, watch a demo match, check conformance vectors, or play in the browser."
+)
+"""What ``sniff-rules --help`` says the command is, in plain text."""
 
 
 def _greedy(state: State, source: RandomSource) -> tuple[Move, RandomSource]:
@@ -41,33 +40,24 @@ def _greedy(state: State, source: RandomSource) -> tuple[Move, RandomSource]:
 
 
 def demo(players: int, seed: int, out: TextIO) -> State:
-    """Play a whole match between greedy bots, printing every move."""
+    """Play a whole match between greedy bots, every event told as ``play`` and ``replay`` tell it.
+
+    The lines are :func:`sniff_rules.draw.narration.describe`'s; every hand is
+    shown, as a replay shows a record's.
+    """
+    from sniff_rules.draw.narration import COLOUR, PLAIN, Seating, colour_wanted, describe
+
     rules = Rules.standard(players)
     state = new_match(rules, seed=seed)
-    print(f"American Sniff, {players} players, target {rules.target}, seed {seed}", file=out)
+    seating = Seating.of(rules, {})
+    palette = COLOUR if colour_wanted(out) else PLAIN
+    print(
+        palette.bold(f"American Sniff, {players} players, to {rules.target} points, seed {seed}: greedy bots"), file=out
+    )
     for step in play_match(state, [_greedy] * players, SplitMix64.from_seed(seed)):
         state = step.state
-        line = "" if step.move is None else str(step.move)
         for event in step.events:
-            if isinstance(event, Dealt):
-                if event.round_number == 1:
-                    if event.lot:
-                        print(f"lot: {event.lot} -> seat {event.opener} opens", file=out)
-                else:
-                    opener = f"lot {event.lot}" if event.lot else "the finisher opens"
-                    print(f"-- round {event.round_number}: seat {event.opener} opens ({opener})", file=out)
-            elif isinstance(event, Placed):
-                line += f"  count {event.end_count}" + (f"  +{event.points}" if event.points else "")
-            elif isinstance(event, Drew) and event.must_place:
-                line += f" {event.tile} (fits: must place it)"
-        if step.move is not None:
-            print(f"{line}  scores {state.scores}", file=out)
-        for event in step.events:
-            if isinstance(event, RoundEnded):
-                print(_describe_round_end(event), file=out)
-            elif isinstance(event, MatchWon):
-                seats = ", ".join(map(str, rules.seats_of(event.side)))
-                print(f"match over: side {event.side} (seat {seats}) wins with {event.scores}", file=out)
+            out.writelines(line + "\n" for line in describe(event, seating, palette))
     return state
 
 
@@ -223,8 +213,8 @@ def play_command(args: argparse.Namespace, read: TextIO, out: TextIO) -> int:
         return 2
     try:
         bots = bots_for_seats(rules.players, args.seat, _names(args.bots))
-    except ValueError as err:
-        print(f"sniff-rules play: --bots: {err}", file=sys.stderr)
+    except SniffError as refusal:
+        print(f"sniff-rules play: --bots: {refusal}", file=sys.stderr)
         return 2
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(3), "big")
     ascii_only = args.ascii or not unicode_ok(out)
@@ -296,8 +286,15 @@ def _positive(text: str) -> int:
     return value
 
 
+def _command(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser], name: str, says: str
+) -> argparse.ArgumentParser:
+    """A command whose --help opens with what the list of commands says it does (argparse's % doubled there)."""
+    return commands.add_parser(name, help=says, description=says.replace("%%", "%"))
+
+
 def _add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    person = commands.add_parser("play", help="play a match in the terminal against the fair bots")
+    person = _command(commands, "play", "play a match in the terminal against the fair bots")
     person.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
     person.add_argument(
         "--seat", type=int, default=0, help="your seat (default 0); at 4 players seat +2 is your partner"
@@ -306,18 +303,18 @@ def _add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser])
     person.add_argument(
         "--bots",
         default="greedy",
-        help="random, greedy, search or search:N (N deals a decision), for every other seat or one each, "
+        help=f"the bots, {BOT_GRAMMAR} (N deals a decision), for every other seat or one each, "
         "comma-separated in seat order (default greedy)",
     )
     person.add_argument("--target", type=int, default=None, help="points to win (default: the standard target)")
     person.add_argument("--ascii", action="store_true", help="draw the table without box-drawing characters")
-    many = commands.add_parser("simulate", help="play many matches between bots; win rates with 95%% intervals")
+    many = _command(commands, "simulate", "play many matches between bots; win rates with 95%% intervals")
     many.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
     many.add_argument("--matches", type=_positive, default=100)
     many.add_argument(
         "--bots",
         default="greedy,random",
-        help="one bot per side, comma-separated (or one for all): random, greedy, search, search:N",
+        help=f"one bot per side, comma-separated (or one for all): {BOT_GRAMMAR}",
     )
     many.add_argument("--seed", type=int, default=1, help="match i is dealt by seed + i (default 1)")
     many.add_argument("--target", type=int, default=None, help="points to win (default: the standard target)")
@@ -325,24 +322,22 @@ def _add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser])
     many.add_argument("--ray", metavar="ADDRESS", default=None, help="play on a Ray cluster: an address, auto or local")
     many.add_argument("--json", action="store_true", help="write the summary and every outcome as JSON")
     many.add_argument("--no-progress", action="store_true", help="no progress bar")
-    again = commands.add_parser("replay", help="print a match record, or a recorded vector's match, turn by turn")
+    again = _command(commands, "replay", "print a match record, or a recorded vector's match, turn by turn")
     again.add_argument("record", metavar="RECORD", help="a match record's JSON file, or a recorded match: 2p-01")
     again.add_argument("--svg", type=Path, metavar="DIR", default=None, help="write one SVG picture per move")
     again.add_argument("--brief", action="store_true", help="one line a move, the table not drawn")
     again.add_argument("--ascii", action="store_true", help="draw the table without box-drawing characters")
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of ``sniff-rules`` and ``python -m sniff_rules``."""
-    parser = argparse.ArgumentParser(prog="sniff-rules", description=__doc__)
+def build_parser() -> argparse.ArgumentParser:
+    """The command line's parser: every command, its options and its plain-text help."""
+    parser = argparse.ArgumentParser(prog="sniff-rules", description=DESCRIPTION)
     commands = parser.add_subparsers(dest="command", required=True)
     _add_commands(commands)
-    watch = commands.add_parser("demo", help="print a whole match between greedy bots")
+    watch = _command(commands, "demo", "print a whole match between greedy bots")
     watch.add_argument("--players", type=int, choices=(2, 3, 4), default=4)
     watch.add_argument("--seed", type=int, default=1)
-    replay = commands.add_parser(
-        "conform", help="replay conformance vectors against this library; exit 1 on any failure"
-    )
+    replay = _command(commands, "conform", "replay conformance vectors against this library; exit 1 on any failure")
     replay.add_argument(
         "paths",
         nargs="*",
@@ -351,8 +346,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="vector files or folders (default: the vectors shipped with the package)",
     )
     replay.add_argument("-q", "--quiet", action="store_true", help="print failures and totals only")
-    regenerate = commands.add_parser(
-        "vectors", help="regenerate the generated vectors and print how they differ from the files"
+    regenerate = _command(
+        commands, "vectors", "regenerate the generated vectors and print how they differ from the files"
     )
     mode = regenerate.add_mutually_exclusive_group()
     mode.add_argument("--check", action="store_true", help="print the diff; exit 1 when it is not empty (default)")
@@ -361,7 +356,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--dir", type=Path, default=None, help="vector folder (default: specs/vectors of this checkout)"
     )
     add_serve_parser(commands)
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``sniff-rules`` and ``python -m sniff_rules``."""
+    args = build_parser().parse_args(argv)
     if isinstance(sys.stdout, io.TextIOWrapper):
         # A terminal or pipe that cannot show a character gets a replacement, never a traceback.
         sys.stdout.reconfigure(errors="replace")

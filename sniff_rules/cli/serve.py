@@ -23,9 +23,8 @@ _ANY_ADDRESS: Final = ("0.0.0.0", "::", "")
 
 def add_serve_parser(commands: Any) -> argparse.ArgumentParser:
     """Add the ``serve`` command to ``commands`` (what ``ArgumentParser.add_subparsers`` returned)."""
-    parser: argparse.ArgumentParser = commands.add_parser(
-        "serve", help="play in the browser against the library's fair bots (needs the web extra)"
-    )
+    says = "play in the browser against the library's fair bots (needs the web extra)"
+    parser: argparse.ArgumentParser = commands.add_parser("serve", help=says, description=says)
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1, this machine)")
     parser.add_argument("--port", type=int, default=0, help="port to listen on; 0, the default, picks a free one")
     parser.add_argument(

@@ -32,10 +32,9 @@ import attrs
 
 from sniff_rules.errors import InvalidStateError
 from sniff_rules.formats.strict_json import JsonObject, JsonValue
-from sniff_rules.play.bots import greedy_bot, random_bot
-from sniff_rules.play.driver import Policy, play_match
-from sniff_rules.play.search import SearchBot
-from sniff_rules.play.view import SeatView, present_seat_view
+from sniff_rules.play.driver import play_match
+from sniff_rules.play.registry import bot_policy, parse_bot
+from sniff_rules.play.view import present_seat_view
 from sniff_rules.randomness import SplitMix64
 from sniff_rules.rules import Rules
 from sniff_rules.state import new_match
@@ -44,40 +43,27 @@ from sniff_rules.verify.vectors.recorded_play import POLICY_SEED_OFFSET
 SIMULATION_FORMAT: Final = "sniff-rules/simulation@1"
 """The ``format`` tag of a simulation's JSON."""
 
-BOT_NAMES: Final = ("random", "greedy", "search")
-"""The fair bots a lineup may name; ``search:N`` is the search bot sampling N deals."""
-
 Z95: Final = 1.959964
 """The standard normal quantile of a two-sided 95% interval."""
 
 
 class SimulationError(InvalidStateError):
-    """A simulation that cannot be run as asked: an unknown bot, a lineup of the wrong length (SETUP-2)."""
+    """A lineup of the wrong length for the sides of its rules (SETUP-2), or a bad count of matches (FORMAT-3).
 
-
-def bot_policy(name: str) -> Policy[SeatView]:
-    """The fair bot ``name`` names: ``random``, ``greedy``, ``search`` or ``search:N`` (N deals a decision)."""
-    base, _, deals = name.partition(":")
-    if base == "random" and not deals:
-        return random_bot
-    if base == "greedy" and not deals:
-        return greedy_bot
-    if base == "search":
-        if not deals:
-            return SearchBot()
-        if deals.isdigit() and 0 < int(deals) <= 10_000:
-            return SearchBot(deals=int(deals))
-    raise SimulationError("SETUP-2", f"{name!r:.40} is no bot; bots are random, greedy, search and search:N (1..10000)")
+    A name that is no bot is refused by the registry, :class:`~sniff_rules.play.registry.BotNameError` (FORMAT-1).
+    """
 
 
 def lineup_for(rules: Rules, names: Sequence[str]) -> tuple[str, ...]:
     """One bot name per side from ``names``: one name for every side, or one per side.
 
-    At four players, one name per seat is accepted too when partners are the same bot.
+    At four players, one name per seat is accepted too when partners are the same bot. A name that
+    is no bot raises :class:`~sniff_rules.play.registry.BotNameError`, a count that fits no lineup
+    :class:`SimulationError`.
     """
     names = tuple(name.strip() for name in names)
     for name in names:
-        bot_policy(name)
+        parse_bot(name)
     if len(names) == 1:
         return names * rules.sides
     if len(names) == rules.sides:

@@ -24,13 +24,13 @@ from typing import Final, TextIO
 
 import attrs
 
-from sniff_rules.cli.simulate import bot_policy
 from sniff_rules.draw.narration import PLAIN, Palette, Seating, count_text, describe, layout_picture
-from sniff_rules.errors import SniffError
+from sniff_rules.errors import InvalidStateError, SniffError
 from sniff_rules.formats.notation import parse_typed_move
 from sniff_rules.moves import Draw, Move, Place
 from sniff_rules.play.driver import Policy, play_match
 from sniff_rules.play.events import Event
+from sniff_rules.play.registry import bot_policy, parse_bot
 from sniff_rules.play.view import MoveOption, SeatView, seat_view
 from sniff_rules.randomness import RandomSource, SplitMix64
 from sniff_rules.rules import Rules, Seat
@@ -91,16 +91,20 @@ class GameSettings:
 def bots_for_seats(players: int, seat: Seat, names: Sequence[str]) -> tuple[str, ...]:
     """Each seat's bot name from ``names``: one name for every other seat, or one per other seat, in seat order.
 
-    The person's own entry is ``"you"``. Unknown names raise a :class:`~sniff_rules.cli.simulate.SimulationError`.
+    The person's own entry is ``"you"``. A name that is no bot raises
+    :class:`~sniff_rules.play.registry.BotNameError` (FORMAT-1); a count that fits neither,
+    :class:`~sniff_rules.errors.InvalidStateError` (SETUP-2).
     """
     names = [name.strip() for name in names]
     for name in names:
-        bot_policy(name)
+        parse_bot(name)
     others = [other for other in range(players) if other != seat]
     if len(names) == 1:
         names = names * len(others)
     if len(names) != len(others):
-        raise ValueError(f"{players} players: name one bot for all, or {len(others)} (one per other seat)")
+        raise InvalidStateError(
+            "SETUP-2", f"{players} players: name one bot for all, or {len(others)} (one per other seat)"
+        )
     by_seat = dict(zip(others, names, strict=True))
     return tuple("you" if other == seat else by_seat[other] for other in range(players))
 

@@ -14,7 +14,8 @@ from sniff_rules.formats.event_json import event_to_data
 from sniff_rules.formats.state_json import lot_to_data, round_result_to_data, rules_to_data, tiles_to_data
 from sniff_rules.formats.strict_json import JsonObject, JsonValue
 from sniff_rules.layout import Layout
-from sniff_rules.play.view import SeatView
+from sniff_rules.moves import Draw, Place
+from sniff_rules.play.view import MoveOption, SeatView
 
 SEAT_VIEW_FORMAT: Final = "sniff-rules/seat-view@1"
 """The ``format`` tag of a seat view's JSON."""
@@ -30,11 +31,43 @@ def _layout_data(layout: Layout) -> JsonObject:
     }
 
 
+def option_to_data(option: MoveOption) -> JsonObject:
+    """A legal move of a seat's view as JSON: its text, and the same move as data, so no client parses the text.
+
+    ``kind`` is ``place``, ``draw`` or ``pass``; ``tile`` the tile placed and
+    ``point`` the attachment point it goes on, in their text forms (``point``
+    null for a lead, both null for a draw or a pass); ``seat`` the seat
+    moving; ``end_count`` and ``points`` what the move gives now.
+
+    >>> from sniff_rules import Rules, new_match
+    >>> from sniff_rules.play.events import Dealt
+    >>> from sniff_rules.play.view import seat_view
+    >>> state = new_match(Rules.standard(2), seed=20)
+    >>> option_to_data(seat_view(state, state.to_move, [Dealt.of(state)]).options[0])
+    {'move': '1:[0|5]', 'kind': 'place', 'tile': '[0|5]', 'point': None, 'seat': 1, 'end_count': 5, 'points': 5}
+    """
+    move = option.move
+    if type(move) is Place:
+        kind, tile, point = "place", str(move.tile), None if move.target is None else str(move.target)
+    else:
+        kind, tile, point = ("draw" if type(move) is Draw else "pass"), None, None
+    return {
+        "move": str(move),
+        "kind": kind,
+        "tile": tile,
+        "point": point,
+        "seat": move.seat,
+        "end_count": option.end_count,
+        "points": option.points,
+    }
+
+
 def seat_view_to_data(view: SeatView) -> JsonObject:
     """The JSON object (``$defs/seatView`` of ``specs/vectors/schema.json``) for ``view``.
 
     Keys in a fixed order; tiles, placements, points and moves in their
-    text forms; ``history`` the round's events as the seat sees them
+    text forms, each option beside its text as data (:func:`option_to_data`);
+    ``history`` the round's events as the seat sees them
     (``$defs/event``); ``lacking`` the values each seat's hand lacks.
 
     >>> from sniff_rules import Rules, new_match
@@ -47,9 +80,7 @@ def seat_view_to_data(view: SeatView) -> JsonObject:
     """
     if type(view) is not SeatView:
         raise InvalidStateError("FORMAT-3", f"seat_view_to_data writes a SeatView, got {view!r:.200}")
-    options: list[JsonValue] = [
-        {"move": str(option.move), "end_count": option.end_count, "points": option.points} for option in view.options
-    ]
+    options: list[JsonValue] = [option_to_data(option) for option in view.options]
     lacking: list[JsonValue] = [list(values) for values in view.lacking]
     revealed = view.revealed_hands
     return {

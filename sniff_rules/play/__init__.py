@@ -7,7 +7,8 @@ says what a move did as typed events, redacted per seat by
 :class:`MatchRecord` replays to every state and event; :func:`seat_view`
 is all one seat may know; :class:`DealSampler` re-deals what a seat cannot
 see; :func:`random_bot`, :func:`greedy_bot` and :class:`SearchBot` decide
-from a seat's view alone.
+from a seat's view alone, and :func:`bot_policy` builds them by the names
+people type (:func:`parse_bot`, :data:`BOT_CHOICES`).
 """
 
 from sniff_rules.play.bots import greedy_bot, random_bot
@@ -25,11 +26,26 @@ from sniff_rules.play.events import (
 )
 from sniff_rules.play.history import Lacked, RoundLog, round_logs
 from sniff_rules.play.record import Deal, MatchRecord
+from sniff_rules.play.registry import (
+    BOT_CHOICES,
+    BOT_NAMES,
+    BotChoice,
+    BotName,
+    BotNameError,
+    bot_label,
+    bot_policy,
+    parse_bot,
+)
 from sniff_rules.play.sampler import DealSampler, SampledDeal
 from sniff_rules.play.search import SearchBot
 from sniff_rules.play.view import MoveOption, Observation, SeatView, observe, present_seat_view, seat_view
 
 __all__ = [
+    "BOT_CHOICES",
+    "BOT_NAMES",
+    "BotChoice",
+    "BotName",
+    "BotNameError",
     "Deal",
     "DealSampler",
     "Dealt",
@@ -50,8 +66,11 @@ __all__ = [
     "SeatView",
     "Step",
     "apply_with_events",
+    "bot_label",
+    "bot_policy",
     "greedy_bot",
     "observe",
+    "parse_bot",
     "play_match",
     "present_seat_view",
     "random_bot",

@@ -4,6 +4,9 @@
 package) talks JSON to a small API and hears of every change over one
 WebSocket:
 
+- ``GET /api/bots`` the fair bots a seat may be given
+  (:func:`~sniff_rules.web.sessions.bots_offered`: each bot's name and
+  label, and the default), so the page holds no list of its own;
 - ``POST /api/sessions`` ``{"seats": ["person", "greedy", ...]}`` starts a
   match and a session; the answer holds the session id (kept by the tab,
   sent back in the ``X-Sniff-Session`` header) and the first snapshot;
@@ -63,7 +66,7 @@ from sniff_rules.formats.strict_json import (
     load_json,
 )
 from sniff_rules.rules import Rules
-from sniff_rules.web.sessions import PERSON, Layouter, SessionStore, Table, WebError, plain_layout
+from sniff_rules.web.sessions import PERSON, Layouter, SessionStore, Table, WebError, bots_offered, plain_layout
 
 SESSION_HEADER: Final = "x-sniff-session"
 """The request header carrying the session id."""
@@ -301,6 +304,9 @@ def create_app(
         content, kind = pages[request.url.path]
         return Response(content, media_type=kind, headers=_PAGE_HEADERS)
 
+    async def bots(_request: Request) -> Response:
+        return JSONResponse(bots_offered(), headers={"cache-control": "no-store"})
+
     @refusing
     async def create(request: Request) -> Response:
         data = await _json_body(request)
@@ -383,6 +389,7 @@ def create_app(
     app = Starlette(
         routes=[
             *(Route(path, page, methods=["GET"]) for path in _STATIC),
+            Route("/api/bots", bots, methods=["GET"]),
             Route("/api/sessions", create, methods=["POST"]),
             Route("/api/snapshot", snapshot, methods=["GET"]),
             Route("/api/move", move, methods=["POST"]),

@@ -39,10 +39,9 @@ from sniff_rules.formats.notation import parse_typed_move
 from sniff_rules.formats.strict_json import JsonObject, JsonValue
 from sniff_rules.formats.view_json import seat_view_to_data
 from sniff_rules.moves import Move
-from sniff_rules.play.bots import greedy_bot, random_bot
 from sniff_rules.play.driver import Policy
 from sniff_rules.play.events import Dealt, Event, Placed, apply_with_events
-from sniff_rules.play.search import SearchBot
+from sniff_rules.play.registry import BOT_CHOICES, DEFAULT_BOT, BotNameError, bot_label, bot_policy, parse_bot
 from sniff_rules.play.view import SeatView, seat_view
 from sniff_rules.randomness import RandomSource, SplitMix64
 from sniff_rules.rules import Rules, Seat
@@ -54,12 +53,12 @@ SNAPSHOT_FORMAT: Final = "sniff-rules/web-snapshot@1"
 PERSON: Final = "person"
 """The player kind of the seat a person plays."""
 
-BOTS: Final[Mapping[str, tuple[str, Policy[SeatView]]]] = {
-    "random": ("Random bot", random_bot),
-    "greedy": ("Greedy bot", greedy_bot),
-    "search": ("Search bot", SearchBot()),
-}
-"""The fair bots a seat can be given: kind -> (name shown, policy of a seat's view)."""
+
+def bots_offered() -> JsonObject:
+    """The fair bots a page offers for a seat, from :mod:`sniff_rules.play.registry`: name and label, the default."""
+    bots: list[JsonValue] = [{"name": choice.name, "label": choice.label} for choice in BOT_CHOICES]
+    return {"bots": bots, "default": DEFAULT_BOT}
+
 
 MAX_MOVE_CHARS: Final = 200
 """The longest move text read; what people type is far shorter."""
@@ -95,7 +94,11 @@ def plain_layout(view: SeatView) -> JsonObject:
 
 
 def check_players(players: int, seat: Seat, kinds: tuple[str, ...]) -> None:
-    """Refuse a table that is not 2..4 seats, the person at ``seat`` and a known bot at every other."""
+    """Refuse a table that is not 2..4 seats, the person at ``seat`` and a bot at every other.
+
+    A kind that names no bot is refused with the registry's
+    :class:`~sniff_rules.play.registry.BotNameError` as the cause (FORMAT-1).
+    """
     if players not in (2, 3, 4):
         raise WebError(400, "bad-request", f"a match is for 2, 3 or 4 players, not {players}")
     if not 0 <= seat < players:
@@ -103,9 +106,13 @@ def check_players(players: int, seat: Seat, kinds: tuple[str, ...]) -> None:
     if len(kinds) != players:
         raise WebError(400, "bad-request", f"{players} seats need {players} player kinds, got {len(kinds)}")
     for index, kind in enumerate(kinds):
-        if (kind == PERSON) != (index == seat) or (kind != PERSON and kind not in BOTS):
-            known = ", ".join(BOTS)
-            raise WebError(400, "bad-request", f"seat {index}: the person plays seat {seat}, the others a bot: {known}")
+        if (kind == PERSON) != (index == seat):
+            raise WebError(400, "bad-request", f"seat {index}: the person plays seat {seat}, the others a bot")
+        if kind != PERSON:
+            try:
+                parse_bot(kind)
+            except BotNameError as refusal:
+                raise WebError(400, "bad-request", f"seat {index}: {refusal}", refusal.rule) from refusal
 
 
 class Table:
@@ -127,6 +134,9 @@ class Table:
         self.rules: Final = rules
         self.seat: Final = seat
         self.kinds: Final = bots
+        self._policies: Final[Mapping[Seat, Policy[SeatView]]] = {
+            other: bot_policy(kind) for other, kind in enumerate(bots) if kind != PERSON
+        }
         self.layouter: Final = layouter
         self.state: State = new_match(rules, seed=seed)
         self.events: list[Event] = [Dealt.of(self.state)]
@@ -161,7 +171,7 @@ class Table:
             {
                 "seat": seat,
                 "kind": kind,
-                "name": "You" if kind == PERSON else BOTS[kind][0],
+                "name": "You" if kind == PERSON else bot_label(kind),
                 "side": self.rules.side_of(seat),
             }
             for seat, kind in enumerate(self.kinds)
@@ -239,8 +249,7 @@ class Table:
         if not self.bot_to_move:
             raise WebError(409, "not-bot-turn", "no bot is to move")
         seat = self.state.to_move
-        policy = BOTS[self.kinds[seat]][1]
-        move, source = policy(seat_view(self.state, seat, self.events), self.bot_source)
+        move, source = self._policies[seat](seat_view(self.state, seat, self.events), self.bot_source)
         return self.version, move, source
 
     def commit_bot(self, decision: tuple[int, Move, RandomSource]) -> None:

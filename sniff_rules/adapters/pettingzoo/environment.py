@@ -71,7 +71,7 @@ from sniff_rules.adapters.pettingzoo.observation import (
     observation_of as observation_of,
 )
 from sniff_rules.draw.text import text
-from sniff_rules.errors import InvalidMoveError, InvalidRulesError
+from sniff_rules.errors import InvalidMoveError, InvalidRulesError, InvalidStateError
 from sniff_rules.layout import Contribution, Layout
 from sniff_rules.play.events import Dealt, Drew, Event, Passed, Placed, apply_with_events
 from sniff_rules.play.history import NO_LACK, Lack, lack_after, lacking_values
@@ -142,7 +142,8 @@ class raw_env(pettingzoo.AECEnv[str, Observed, Action]):
         if scope not in SCOPES:
             raise InvalidRulesError("MATCH-1", f"an episode is a 'round' or a 'match', got {scope!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise InvalidRulesError("FORMAT-3", f"render_mode is 'ansi', 'human' or None, got {render_mode!r}")
+            # A render mode is a request of the environment, not a house rule: refused as a malformed request.
+            raise InvalidStateError("FORMAT-3", f"render_mode is 'ansi', 'human' or None, got {render_mode!r}")
         if max_cycles is not None and (type(max_cycles) is not int or max_cycles < 1):
             raise InvalidRulesError("FORMAT-3", f"max_cycles is a positive int or None, got {max_cycles!r}")
         self.rules: Final = Rules.standard(players)

@@ -1,9 +1,11 @@
 // The page of `sniff-rules serve`. Everything it knows comes from the server's snapshot: the seat's view
-// (the library's seat-view JSON), the seat kinds and the layout drawn. It sends moves as text and renders.
+// (the library's seat-view JSON), the seat kinds and the layout drawn; the bots a seat may be given come from
+// GET /api/bots. Each legal move arrives as data (kind, tile, point) beside its text: the page reads the data
+// and sends the text back, and never takes a move's text apart.
 "use strict";
 
 const SESSION_KEY = "sniff-session";
-const BOT_KINDS = [["greedy", "Greedy bot"], ["search", "Search bot"], ["random", "Random bot"]];
+let botChoices = { bots: [], default: null }; // what GET /api/bots answers
 
 const $ = (id) => document.getElementById(id);
 let session = sessionStorage.getItem(SESSION_KEY);
@@ -122,7 +124,7 @@ function render(snap) {
   $("setup").hidden = true;
   $("game").hidden = false;
   $("message").textContent = "";
-  if (!view.options.some((option) => option.move.startsWith(`${snap.seat}:${selected}`))) selected = null;
+  if (!view.options.some((option) => option.tile === selected)) selected = null;
 
   for (const event of view.history.slice(before)) {
     const [text, kind] = describe(event);
@@ -147,7 +149,7 @@ function statusText(snap) {
   switch (snap.status) {
     case "your-turn": {
       if (view.drawn) return `Your turn: place the tile you drew, ${view.drawn}.`;
-      if (view.options.every((option) => !option.move.includes("["))) return `Your turn: no tile fits, ${view.options[0].move.split(":")[1]}.`;
+      if (view.options.every((option) => option.kind !== "place")) return `Your turn: no tile fits, ${view.options[0].kind}.`;
       return selected ? `Your turn: click a marked point to play ${selected} there.` : "Your turn: click a tile, then where it goes.";
     }
     case "bot-turn": return `${nameOf(view.to_move)} is thinking…`;
@@ -205,24 +207,23 @@ function drawHand(view) {
   hand.textContent = "";
   const tiles = view.drawn ? [view.drawn, ...view.hand] : view.hand;
   for (const tile of tiles) {
-    const playable = view.options.some((option) => option.move.startsWith(`${shown.seat}:${tile}`));
+    const playable = view.options.some((option) => option.tile === tile);
     const button = el("button", { type: "button", class: "tile sniff-hand-tile" + (tile === selected ? " selected" : ""), "data-tile": tile }, tile);
     if (!playable) button.disabled = true;
     hand.append(button);
   }
-  const only = (what) => view.options.length > 0 && view.options.every((option) => option.move.endsWith(`:${what}`));
+  const only = (what) => view.options.length > 0 && view.options.every((option) => option.kind === what);
   $("draw").hidden = !only("draw");
   $("pass").hidden = !only("pass");
   $("typed-play").disabled = shown.status !== "your-turn";
 }
 
 function targetsOf(tile) {
-  const prefix = `${shown.seat}:${tile}`;
-  return shown.view.options.filter((option) => option.move.startsWith(prefix)).map((option) => option);
+  return shown.view.options.filter((option) => option.kind === "place" && option.tile === tile);
 }
 
 function markTargets() {
-  const wanted = new Map(selected ? targetsOf(selected).map((option) => [option.move.split(">")[1], option]) : []);
+  const wanted = new Map(selected ? targetsOf(selected).map((option) => [option.point, option]) : []);
   for (const point of document.querySelectorAll(".sniff-point")) {
     const option = wanted.get(point.getAttribute("data-point"));
     point.classList.toggle("target", option !== undefined);
@@ -262,7 +263,7 @@ document.addEventListener("click", (event) => {
   const name = tile && tile.getAttribute("data-tile");
   if (tile && !tile.disabled && targetsOf(name).length) {
     const options = targetsOf(name);
-    if (options.length === 1 && !options[0].move.includes(">")) { play(options[0].move, event.timeStamp); return; }
+    if (options.length === 1 && options[0].point === null) { play(options[0].move, event.timeStamp); return; }
     selected = selected === name ? null : name;
     for (const other of document.querySelectorAll("[data-tile]")) other.classList.toggle("selected", other.getAttribute("data-tile") === selected);
     markTargets();
@@ -271,7 +272,7 @@ document.addEventListener("click", (event) => {
   }
   const point = event.target.closest(".sniff-point.target");
   if (point && selected) {
-    const option = targetsOf(selected).find((candidate) => candidate.move.split(">")[1] === point.getAttribute("data-point"));
+    const option = targetsOf(selected).find((candidate) => candidate.point === point.getAttribute("data-point"));
     if (option) play(option.move, event.timeStamp);
   }
 });
@@ -296,12 +297,16 @@ function fillSetup() {
   for (let seat = 0; seat < players; seat += 1) seatChoice.append(el("option", { value: String(seat) }, String(seat)));
   seatChoice.value = String(keep);
   const bots = $("bot-choices");
+  // The choices made stay when the list is filled again (more players, another seat, the bots' list arriving).
+  const chosen = new Map(Array.from(bots.querySelectorAll(".bot-kind"), (choice) => [choice.dataset.seat, choice.value]));
   bots.textContent = "";
   for (let seat = 0; seat < players; seat += 1) {
     if (seat === keep) continue;
     const label = el("label", {}, `Seat ${seat} `);
     const choice = el("select", { "data-seat": String(seat), class: "bot-kind" });
-    for (const [kind, name] of BOT_KINDS) choice.append(el("option", { value: kind }, name));
+    for (const bot of botChoices.bots) choice.append(el("option", { value: bot.name }, bot.label));
+    const kept = chosen.get(String(seat));
+    choice.value = kept && botChoices.bots.some((bot) => bot.name === kept) ? kept : botChoices.default;
     label.append(choice);
     bots.append(label);
   }
@@ -320,4 +325,6 @@ $("setup-form").addEventListener("submit", (event) => {
 });
 
 fillSetup();
+api("GET", "/api/bots").then((offered) => { botChoices = offered; fillSetup(); })
+  .catch((err) => { $("status").textContent = `The bots could not be listed: ${err.message}`; });
 if (session) { refresh().then(() => { if (session) listen(); }); }
