@@ -72,8 +72,19 @@ def test_every_name_offered_is_read_by_every_user() -> None:
     for name in (*BOT_NAMES, "search:3"):
         assert (name, name) == lineup_for(Rules.standard(2), [name])
         assert ("you", name) == bots_for_seats(2, 0, [name])
+    for name in BOT_NAMES:
         table = web.Table(Rules.standard(2), 0, ("person", name), seed=1, bot_seed=1)
         assert bot_label(name) == table.snapshot()["players"][1]["name"]
+
+
+@pytest.mark.parametrize("name", ["search:3", "search:10000"])
+def test_a_browser_table_seats_only_the_bots_its_page_offers(name: str) -> None:
+    """FORMAT-1: a visitor's search:N is refused, so no request makes every decision of a table a long search."""
+    web = pytest.importorskip("sniff_rules.web.sessions")
+    with pytest.raises(web.WebError) as refused:
+        web.Table(Rules.standard(2), 0, ("person", name), seed=1, bot_seed=1)
+    assert (400, "FORMAT-1") == (refused.value.status, refused.value.rule)
+    assert "random, greedy, search" in str(refused.value)
 
 
 def _help(command: str) -> str:

@@ -41,7 +41,15 @@ from sniff_rules.formats.view_json import seat_view_to_data
 from sniff_rules.moves import Move
 from sniff_rules.play.driver import Policy
 from sniff_rules.play.events import Dealt, Event, Placed, apply_with_events
-from sniff_rules.play.registry import BOT_CHOICES, DEFAULT_BOT, BotNameError, bot_label, bot_policy, parse_bot
+from sniff_rules.play.registry import (
+    BOT_CHOICES,
+    BOT_RULE,
+    DEFAULT_BOT,
+    BotNameError,
+    bot_label,
+    bot_policy,
+    parse_bot,
+)
 from sniff_rules.play.view import SeatView, seat_view
 from sniff_rules.randomness import RandomSource, SplitMix64
 from sniff_rules.rules import Rules, Seat
@@ -67,6 +75,10 @@ _SEAT_PREFIX: Final = re.compile(r"\s*(\d{1,3})\s*:")
 
 Layouter = Callable[[SeatView], JsonObject]
 """Draws a seat view's layout for the page (SVG or text); sees the view alone."""
+
+
+OFFERED_BOTS: Final = tuple(choice.name for choice in BOT_CHOICES)
+"""The bots a table on this server may seat: those its page offers, each with its own default search."""
 
 
 class WebError(Exception):
@@ -98,6 +110,9 @@ def check_players(players: int, seat: Seat, kinds: tuple[str, ...]) -> None:
 
     A kind that names no bot is refused with the registry's
     :class:`~sniff_rules.play.registry.BotNameError` as the cause (FORMAT-1).
+    The server seats only the bots its page offers, :data:`BOT_CHOICES` by
+    name: a ``search:N`` from a visitor could make every decision of the
+    table cost up to the registry's largest search.
     """
     if players not in (2, 3, 4):
         raise WebError(400, "bad-request", f"a match is for 2, 3 or 4 players, not {players}")
@@ -113,6 +128,9 @@ def check_players(players: int, seat: Seat, kinds: tuple[str, ...]) -> None:
                 parse_bot(kind)
             except BotNameError as refusal:
                 raise WebError(400, "bad-request", f"seat {index}: {refusal}", refusal.rule) from refusal
+            if kind not in OFFERED_BOTS:
+                offered = ", ".join(OFFERED_BOTS)
+                raise WebError(400, "bad-request", f"seat {index}: this server seats the bots {offered}", BOT_RULE)
 
 
 class Table:
