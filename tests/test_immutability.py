@@ -9,7 +9,10 @@ cached moves of ``legal_moves``) cannot be corrupted by one caller.
 from __future__ import annotations
 
 import copy
+import inspect
+import linecache
 import pickle
+import traceback
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -298,7 +301,7 @@ def test_a_fast_class_without_a_check_takes_any_fields_and_refuses_setstate() ->
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         value.__setstate__({"first": 1})  # type: ignore[attr-defined]
     build = constructor(Loose)
-    assert ("construct_Loose", Loose(1, 3)) == (build.__name__, build(1, second=3))
+    assert ("_construct", Loose(1, 3)) == (build.__name__, build(1, second=3))
 
 
 def test_a_check_sees_the_value_a_public_call_builds() -> None:
@@ -369,3 +372,127 @@ def test_a_copied_placement_keeps_its_target() -> None:
     assert move.target is not None
     for rebuilt in (copy.copy(move), pickle.loads(pickle.dumps(move))):
         assert (move.seat, move.tile, move.target) == (rebuilt.seat, rebuilt.tile, rebuilt.target)
+
+
+# --- the generated functions read as the class's own methods ---
+
+# Every function _fast generates for the library's classes: the core's fast classes (their __new__ and
+# the hot path's constructor) and the events' unchecked constructors.
+_GENERATED: list[tuple[type[Any], Any]] = [
+    *(
+        (cls, function)
+        for cls in (State, RoundContext, RoundResult, Layout, SplitMix64)
+        for function in (cls.__new__, constructor(cls))
+    ),
+    *((cls, unchecked_constructor(cls)) for cls in (Dealt, Placed, Drew, Passed, RoundEnded, MatchWon)),
+]
+
+
+def _twin_swap_body(cls: type[Any]) -> list[str]:
+    names = [field.name for field in attrs.fields(cls)]
+    return [
+        "    value = _new_object(_Twin)",
+        *(f"    value.{name} = {name}" for name in names),
+        "    value.__class__ = _cls",
+        "    return value",
+    ]
+
+
+def _where(cls: type[Any], name: str) -> tuple[str, str, str]:
+    """What a generated function ``name`` of ``cls`` should say of itself: module, qualname, file name."""
+    qualname = f"{cls.__qualname__}.{name}"
+    return cls.__module__, qualname, f"<sniff_rules generated {name} {cls.__module__}.{cls.__qualname__}>"
+
+
+def _said(function: Any) -> tuple[str, str, str]:
+    return function.__module__, function.__qualname__, function.__code__.co_filename
+
+
+@pytest.mark.parametrize(("cls", "function"), _GENERATED, ids=lambda item: getattr(item, "__qualname__", ""))
+def test_each_generated_function_of_the_library_shows_its_source_under_its_class(cls: type[Any], function: Any) -> None:
+    """Each generated __new__ and constructor names the class's module, the class's qualname and a file
+    name of its own, and inspect.getsource gives its lines, even after linecache checks its cache."""
+    linecache.checkcache()
+    name = function.__name__
+    assert _where(cls, name) == _said(function)
+    lines = inspect.getsource(function).splitlines()
+    head = "def __new__(cls, " if name == "__new__" else "def _construct("
+    assert (head, _twin_swap_body(cls)) == (lines[0][: len(head)], lines[1:])
+
+
+def test_a_class_made_in_a_test_gets_generated_functions_named_for_it() -> None:
+    """A fast class made here: its __new__ and constructor, and an unchecked constructor, are named for it."""
+
+    @fast_frozen()
+    @attrs.frozen(weakref_slot=False)
+    class Pair:
+        first: int
+        second: int = 2
+
+    @attrs.frozen(weakref_slot=False)
+    class Single:
+        only: int
+
+    local = "test_a_class_made_in_a_test_gets_generated_functions_named_for_it.<locals>"
+    generated: list[tuple[type[Any], Any]] = [
+        (Pair, Pair.__new__),
+        (Pair, constructor(Pair)),
+        (Single, unchecked_constructor(Single)),
+    ]
+    assert [_where(cls, function.__name__) for cls, function in generated] == [
+        _said(function) for _, function in generated
+    ]
+    assert (__name__, f"{local}.Pair.__new__") == (Pair.__new__.__module__, Pair.__new__.__qualname__)
+    assert [
+        "def _construct(first, second=_default_second):",
+        "    value = _new_object(_Twin)",
+        "    value.first = first",
+        "    value.second = second",
+        "    value.__class__ = _cls",
+        "    return value",
+    ] == inspect.getsource(constructor(Pair)).splitlines()
+    assert "def __new__(cls, first, second=_default_second):" == inspect.getsource(Pair.__new__).splitlines()[0]
+    assert "def _construct(only):" == inspect.getsource(unchecked_constructor(Single)).splitlines()[0]
+
+
+def _remade(*names: str) -> Any:
+    """The constructor of a class named Made, made again each call, with the given fields."""
+    made = attrs.make_class("Made", list(names), slots=True, frozen=True, weakref_slot=False)
+    return unchecked_constructor(made)
+
+
+def test_a_class_made_again_with_other_fields_keeps_its_own_source() -> None:
+    """Classes of one module and qualname but other fields get file names of their own, each showing its
+    own lines; a class made again with the same fields shares the first one's entry."""
+    first, second, third, again = _remade("a"), _remade("b"), _remade("c"), _remade("a")
+    filenames = [build.__code__.co_filename for build in (first, second, third, again)]
+    base = f"<sniff_rules generated _construct {__name__}.Made"
+    assert [f"{base}>", f"{base}-1>", f"{base}-2>", f"{base}>"] == filenames
+    assert ["def _construct(a):", "def _construct(b):", "def _construct(c):", "def _construct(a):"] == [
+        inspect.getsource(build).splitlines()[0] for build in (first, second, third, again)
+    ]
+    text = inspect.getsource(second)
+    # The form linecache keeps for source with no file: its size, no modification time, its lines.
+    assert (len(text), None, text.splitlines(True), filenames[1]) == linecache.cache[filenames[1]]
+
+
+def _refuse(_cls: type) -> object:
+    raise RuntimeError("no memory for the twin")
+
+
+def test_a_traceback_through_a_generated_function_shows_its_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An error raised inside a generated constructor is reported at its file name and line, with the line's
+    text, for the core's State and for a class made here."""
+
+    @fast_frozen()
+    @attrs.frozen(weakref_slot=False)
+    class Pair:
+        first: int
+
+    for cls in (State, Pair):
+        build: Any = constructor(cls)
+        monkeypatch.setitem(build.__globals__, "_new_object", _refuse)
+        with pytest.raises(RuntimeError) as caught:
+            build(*range(len(attrs.fields(cls))))
+        frame = f'  File "{_where(cls, "_construct")[2]}", line 2, in _construct\n    value = _new_object(_Twin)\n'
+        assert frame in "".join(traceback.format_exception(caught.value))
