@@ -112,9 +112,8 @@ def _generated(cls: type[Any]) -> tuple[Any, Any]:
     """``_construct(...)`` and ``__new__(cls, ...)`` of ``cls``: each fills a mutable twin with the
     same slots, field by field, then gives it the class, so no ``__init__`` runs."""
     fields = _slotted_fields(cls)
-    name = cls.__name__
     names = tuple(field.name for field in fields)
-    twin = type(f"_Mutable{name}", (), {"__slots__": names})
+    twin = type(f"_Mutable{cls.__name__}", (), {"__slots__": names})
     namespace: dict[str, Any] = {"_new_object": object.__new__, "_Twin": twin, "_cls": cls}
     parameters = []
     for field in fields:
