@@ -212,7 +212,7 @@ class RoundLog:
         lack = NO_LACK
         for event in self.events:
             match event:
-                case Drew() | Passed() | Placed() if event.seat == seat:
+                case Placed() | Drew() | Passed() if event.seat == seat:
                     lack = lack_after(lack, event)
         return lacking_values(lack)
 
@@ -233,18 +233,19 @@ def lack_after(lack: Lack, event: Drew | Passed | Placed) -> Lack:
     at a time (an environment) keeps each seat's :data:`Lack` instead of replaying the log.
     """
     lacked, turn, kept = lack
-    # A draw or a pass outside a turn opens one, with the values open then.
+    # Cases in the order of how often they come: most turns place a tile. A draw or a pass outside a
+    # turn opens one, with the values open then.
     match event:
         case Placed():
             return lack if turn is None else (_after_turn(lacked, turn, kept), None, False)
-        case Passed(open_values=values):
+        case Drew():
             if turn is None:
-                turn, kept = frozenset(values), False
+                turn, kept = frozenset(event.open_values), False
+            return (lacked, turn, kept or not event.must_place)
+        case Passed():
+            if turn is None:
+                turn, kept = frozenset(event.open_values), False
             return (_after_turn(lacked, turn, kept), None, False)
-        case Drew(open_values=values, must_place=must_place):
-            if turn is None:
-                turn, kept = frozenset(values), False
-            return (lacked, turn, kept or not must_place)
         case _:
             assert_never(event)
 
