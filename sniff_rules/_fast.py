@@ -21,10 +21,18 @@ Two class decorators, applied on top of ``@attrs.frozen``:
   on its public constructor passes ``check``, which ``cls(...)`` runs and
   the engine's direct ``cls.__new__(cls, ...)`` calls (values already known
   good) do not.
+
+The generated functions read as the class's own: each is compiled from a
+file name of its own (``<sniff_rules generated __new__ sniff_rules.state.State>``)
+whose source :mod:`linecache` holds, so tracebacks, debuggers and
+:func:`inspect.getsource` show its lines, and its ``__module__`` and
+``__qualname__`` (``State.__new__``, ``State._construct``) are the class's.
 """
 
 from __future__ import annotations
 
+import itertools
+import linecache
 from collections.abc import Callable
 from typing import Any, Final, TypeVar
 
@@ -78,13 +86,34 @@ def _slotted_fields(cls: type[Any]) -> tuple[Any, ...]:
     return tuple(attrs.fields(target))
 
 
-def _generated(cls: type[Any]) -> dict[str, Any]:
-    """``construct(...)`` and ``__new__(cls, ...)`` of ``cls``: each fills a mutable twin with the
+def _compiled(cls: type[Any], name: str, parameters: str, body: list[str], namespace: dict[str, Any]) -> Any:
+    """The generated function ``name`` of ``cls``, compiled from its own file name with its source in
+    :mod:`linecache`, so that tracebacks, debuggers and :func:`inspect.getsource` show its lines, and
+    named as the class's method, in the class's module."""
+    lines = [f"def {name}({parameters}):\n", *(f"{line}\n" for line in body)]
+    source = "".join(lines)
+    base = f"<sniff_rules generated {name} {cls.__module__}.{cls.__qualname__}"
+    # A class made again under the same name (inside a function, say) with other fields must not show
+    # the first one's lines; the same source again shares its entry. No modification time, so
+    # linecache.checkcache keeps the entry instead of looking for a file.
+    for copies in itertools.count():
+        filename = f"{base}>" if copies == 0 else f"{base}-{copies}>"
+        entry = (len(source), None, lines, filename)
+        if linecache.cache.setdefault(filename, entry) == entry:
+            break
+    exec(compile(source, filename, "exec"), namespace)
+    function = namespace[name]
+    function.__module__ = cls.__module__
+    function.__qualname__ = f"{cls.__qualname__}.{name}"
+    return function
+
+
+def _generated(cls: type[Any]) -> tuple[Any, Any]:
+    """``_construct(...)`` and ``__new__(cls, ...)`` of ``cls``: each fills a mutable twin with the
     same slots, field by field, then gives it the class, so no ``__init__`` runs."""
     fields = _slotted_fields(cls)
-    name = cls.__name__
     names = tuple(field.name for field in fields)
-    twin = type(f"_Mutable{name}", (), {"__slots__": names})
+    twin = type(f"_Mutable{cls.__name__}", (), {"__slots__": names})
     namespace: dict[str, Any] = {"_new_object": object.__new__, "_Twin": twin, "_cls": cls}
     parameters = []
     for field in fields:
@@ -96,11 +125,8 @@ def _generated(cls: type[Any]) -> dict[str, Any]:
     body = ["    value = _new_object(_Twin)", *(f"    value.{field_name} = {field_name}" for field_name in names)]
     body += ["    value.__class__ = _cls", "    return value"]
     signature = ", ".join(parameters)
-    source = [f"def construct({signature}):", *body, f"def __new__(cls, {signature}):", *body]
-    exec("\n".join(source), namespace)
-    construct = namespace["construct"]
-    construct.__qualname__ = construct.__name__ = f"construct_{name}"
-    return namespace
+    construct = _compiled(cls, "_construct", signature, body, namespace)
+    return construct, _compiled(cls, "__new__", f"cls, {signature}", body, namespace)
 
 
 def unchecked_constructor(cls: type[T]) -> type[T]:
@@ -111,7 +137,7 @@ def unchecked_constructor(cls: type[T]) -> type[T]:
     The value is the one ``cls(...)`` would build, equal and hashed alike. Typed as the class
     so that mypy checks each call against the class's fields.
     """
-    construct: type[T] = _generated(cls)["construct"]
+    construct: type[T] = _generated(cls)[0]
     return construct
 
 
@@ -134,9 +160,9 @@ def fast_frozen(check: Callable[[Any], None] | None = None) -> Callable[[type[T]
                 raise TypeError(f"{name}.{field.name}: the fast __new__ sets every field from an argument")
         if hasattr(cls, "__attrs_post_init__") or hasattr(cls, "__attrs_pre_init__"):
             raise TypeError(f"{name}: the fast __new__ would skip its init hooks")
-        namespace = _generated(cls)
-        target.__new__ = staticmethod(namespace["__new__"])
-        target._construct = staticmethod(namespace["construct"])
+        construct, new = _generated(cls)
+        target.__new__ = staticmethod(new)
+        target._construct = staticmethod(construct)
         # type.__call__ still runs __init__ after __new__: object's accepts the
         # arguments and does nothing, or ``check`` validates a public call.
         if check is None:

@@ -148,11 +148,39 @@ def test_a_file_larger_than_the_bound_fails_before_it_is_read(tmp_path: Path) ->
 
 
 def test_a_file_that_grows_while_read_is_cut_at_the_bound(tmp_path: Path) -> None:
-    """FORMAT-2: no more than the bound plus one byte is ever read, whatever the size said."""
-    path = written(tmp_path, "grows.json", b"[" + b" " * 100 + b"]")
-    with mock.patch("sniff_rules.verify.vectors.files.MAX_VECTOR_BYTES", 50), pytest.raises(NotationError) as caught:
+    """FORMAT-2: a file under the bound when its size is checked, which another writer then makes longer,
+    is read no further than the bound plus one byte and refused."""
+    path = written(tmp_path, "grows.json", b"[" + b" " * 38 + b"]")
+    real_fstat, real_read = os.fstat, os.read
+    sizes: list[int] = []
+    asked: list[int] = []
+    given: list[int] = []
+
+    def checked_size(descriptor: int) -> os.stat_result:
+        found = real_fstat(descriptor)
+        sizes.append(found.st_size)
+        return found
+
+    def read_after_growth(descriptor: int, count: int) -> bytes:
+        if not asked:
+            # The other writer appends between the size check and the first read.
+            with path.open("ab") as stream:
+                stream.write(b" " * 100)
+        asked.append(count)
+        chunk = real_read(descriptor, count)
+        given.append(len(chunk))
+        return chunk
+
+    with (
+        mock.patch("sniff_rules.verify.vectors.files.MAX_VECTOR_BYTES", 50),
+        mock.patch("sniff_rules.verify.vectors.files.os.fstat", checked_size),
+        mock.patch("sniff_rules.verify.vectors.files.os.read", read_after_growth),
+        pytest.raises(NotationError) as caught,
+    ):
         read_vector_bytes(path)
-    assert "at most 50 bytes" in str(caught.value)
+    assert ([40], [51], [51]) == (sizes, asked, given), "checked at 40 bytes, then read to the bound plus one"
+    assert 140 == path.stat().st_size
+    assert "FORMAT-2: a vector file has at most 50 bytes; this one has 51" == str(caught.value)
 
 
 def test_a_file_name_of_300_characters_fails(tmp_path: Path) -> None:

@@ -9,7 +9,10 @@ cached moves of ``legal_moves``) cannot be corrupted by one caller.
 from __future__ import annotations
 
 import copy
+import inspect
+import linecache
 import pickle
+import traceback
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -183,21 +186,21 @@ def test_the_fast_path_refuses_what_it_would_skip() -> None:
     def positive(_instance: object, _attribute: object, value: int) -> None:
         assert value > 0
 
-    with pytest.raises(TypeError, match="validator"):
+    with pytest.raises(TypeError, match=r"Validated\.size: the fast __new__ would skip its validator"):
 
         @fast_frozen()
         @attrs.frozen(weakref_slot=False)
         class Validated:
             size: int = attrs.field(validator=positive)
 
-    with pytest.raises(TypeError, match="validator or converter"):
+    with pytest.raises(TypeError, match=r"Converted\.size: the fast __new__ would skip its validator or converter"):
 
         @fast_frozen()
         @attrs.frozen(weakref_slot=False)
         class Converted:
             size: int = attrs.field(converter=int)
 
-    with pytest.raises(TypeError, match="init hooks"):
+    with pytest.raises(TypeError, match="Hooked: the fast __new__ would skip its init hooks"):
 
         @fast_frozen()
         @attrs.frozen(weakref_slot=False)
@@ -207,7 +210,7 @@ def test_the_fast_path_refuses_what_it_would_skip() -> None:
             def __attrs_post_init__(self) -> None:
                 pass
 
-    with pytest.raises(TypeError, match="__weakref__"):
+    with pytest.raises(TypeError, match="Weak: a __weakref__ slot"):
 
         @fast_frozen()
         @attrs.frozen
@@ -259,7 +262,7 @@ def test_a_fast_class_is_built_from_its_fields_and_is_final() -> None:
     assert [Pair(1, 2), Pair(1, 2), Pair(1, 3)] == built
     assert len(built) + 3 == len(checked), "each public call is checked once"
     assert Pair(5, 6) == Pair.__new__(Pair, 5, 6)  # type: ignore[call-arg]
-    with pytest.raises(TypeError, match="final"):
+    with pytest.raises(TypeError, match="Pair is final: its fast __new__ builds exactly Pair"):
 
         class Child(Pair):
             pass
@@ -298,7 +301,7 @@ def test_a_fast_class_without_a_check_takes_any_fields_and_refuses_setstate() ->
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         value.__setstate__({"first": 1})  # type: ignore[attr-defined]
     build = constructor(Loose)
-    assert ("construct_Loose", Loose(1, 3)) == (build.__name__, build(1, second=3))
+    assert ("_construct", Loose(1, 3)) == (build.__name__, build(1, second=3))
 
 
 def test_a_check_sees_the_value_a_public_call_builds() -> None:
@@ -319,14 +322,14 @@ def test_a_check_sees_the_value_a_public_call_builds() -> None:
 
 def test_the_fast_path_refuses_a_class_it_cannot_copy() -> None:
     """fast_frozen refuses a class without slots and a field set by a hook rather than an argument."""
-    with pytest.raises(TypeError, match="only a slotted class"):
+    with pytest.raises(TypeError, match="Unslotted: only a slotted class"):
 
         @fast_frozen()
         @attrs.frozen(slots=False)
         class Unslotted:
             size: int
 
-    with pytest.raises(TypeError, match="sets every field from an argument"):
+    with pytest.raises(TypeError, match=r"Derived\.double: the fast __new__ sets every field from an argument"):
 
         @fast_frozen()
         @attrs.frozen(weakref_slot=False)
@@ -334,7 +337,7 @@ def test_the_fast_path_refuses_a_class_it_cannot_copy() -> None:
             size: int
             double: int = attrs.field(init=False, default=0)
 
-    with pytest.raises(TypeError, match="init hooks"):
+    with pytest.raises(TypeError, match="PreHooked: the fast __new__ would skip its init hooks"):
 
         @fast_frozen()
         @attrs.frozen(weakref_slot=False)
@@ -369,3 +372,131 @@ def test_a_copied_placement_keeps_its_target() -> None:
     assert move.target is not None
     for rebuilt in (copy.copy(move), pickle.loads(pickle.dumps(move))):
         assert (move.seat, move.tile, move.target) == (rebuilt.seat, rebuilt.tile, rebuilt.target)
+
+
+# --- the generated functions read as the class's own methods ---
+
+# Every function _fast generates for the library's classes: the core's fast classes (their __new__ and
+# the hot path's constructor) and the events' unchecked constructors.
+_GENERATED: list[tuple[type[Any], Any]] = [
+    *(
+        (cls, function)
+        for cls in (State, RoundContext, RoundResult, Layout, SplitMix64)
+        for function in (cls.__new__, constructor(cls))
+    ),
+    *((cls, unchecked_constructor(cls)) for cls in (Dealt, Placed, Drew, Passed, RoundEnded, MatchWon)),
+]
+
+
+def _twin_swap_body(cls: type[Any]) -> list[str]:
+    names = [field.name for field in attrs.fields(cls)]
+    return [
+        "    value = _new_object(_Twin)",
+        *(f"    value.{name} = {name}" for name in names),
+        "    value.__class__ = _cls",
+        "    return value",
+    ]
+
+
+def _where(cls: type[Any], name: str) -> tuple[str, str, str]:
+    """What a generated function ``name`` of ``cls`` should say of itself: module, qualname, file name."""
+    qualname = f"{cls.__qualname__}.{name}"
+    return cls.__module__, qualname, f"<sniff_rules generated {name} {cls.__module__}.{cls.__qualname__}>"
+
+
+def _said(function: Any) -> tuple[str, str, str]:
+    return function.__module__, function.__qualname__, function.__code__.co_filename
+
+
+@pytest.mark.parametrize(("cls", "function"), _GENERATED, ids=lambda item: getattr(item, "__qualname__", ""))
+def test_each_generated_function_of_the_library_shows_its_source_under_its_class(cls: type[Any], function: Any) -> None:
+    """Each generated __new__ and constructor names the class's module, the class's qualname and a file
+    name of its own, and inspect.getsource gives its lines, even after linecache checks its cache."""
+    linecache.checkcache()
+    name = function.__name__
+    assert _where(cls, name) == _said(function)
+    lines = inspect.getsource(function).splitlines()
+    head = "def __new__(cls, " if name == "__new__" else "def _construct("
+    assert (head, _twin_swap_body(cls)) == (lines[0][: len(head)], lines[1:])
+
+
+def test_a_class_made_in_a_test_gets_generated_functions_named_for_it() -> None:
+    """A fast class made here: its __new__ and constructor, and an unchecked constructor, are named for it."""
+
+    @fast_frozen()
+    @attrs.frozen(weakref_slot=False)
+    class Pair:
+        first: int
+        second: int = 2
+
+    @attrs.frozen(weakref_slot=False)
+    class Single:
+        only: int
+
+    local = "test_a_class_made_in_a_test_gets_generated_functions_named_for_it.<locals>"
+    generated: list[tuple[type[Any], Any]] = [
+        (Pair, Pair.__new__),
+        (Pair, constructor(Pair)),
+        (Single, unchecked_constructor(Single)),
+    ]
+    assert [_where(cls, function.__name__) for cls, function in generated] == [
+        _said(function) for _, function in generated
+    ]
+    assert (__name__, f"{local}.Pair.__new__") == (Pair.__new__.__module__, Pair.__new__.__qualname__)
+    assert [
+        "def _construct(first, second=_default_second):",
+        "    value = _new_object(_Twin)",
+        "    value.first = first",
+        "    value.second = second",
+        "    value.__class__ = _cls",
+        "    return value",
+    ] == inspect.getsource(constructor(Pair)).splitlines()
+    assert "def __new__(cls, first, second=_default_second):" == inspect.getsource(Pair.__new__).splitlines()[0]
+    assert "def _construct(only):" == inspect.getsource(unchecked_constructor(Single)).splitlines()[0]
+    # The twin that a debugger may show mid-construction is named for the class too.
+    assert ["_MutablePair", "_MutableSingle"] == [
+        function.__globals__["_Twin"].__name__ for _, function in generated[1:]
+    ]
+
+
+def _remade(*names: str) -> Any:
+    """The constructor of a class named Made, made again each call, with the given fields."""
+    made = attrs.make_class("Made", list(names), slots=True, frozen=True, weakref_slot=False)
+    return unchecked_constructor(made)
+
+
+def test_a_class_made_again_with_other_fields_keeps_its_own_source() -> None:
+    """Classes of one module and qualname but other fields get file names of their own, each showing its
+    own lines; a class made again with the same fields shares the first one's entry."""
+    first, second, third, again = _remade("a"), _remade("b"), _remade("c"), _remade("a")
+    filenames = [build.__code__.co_filename for build in (first, second, third, again)]
+    base = f"<sniff_rules generated _construct {__name__}.Made"
+    assert [f"{base}>", f"{base}-1>", f"{base}-2>", f"{base}>"] == filenames
+    assert ["def _construct(a):", "def _construct(b):", "def _construct(c):", "def _construct(a):"] == [
+        inspect.getsource(build).splitlines()[0] for build in (first, second, third, again)
+    ]
+    text = inspect.getsource(second)
+    # The form linecache keeps for source with no file: its size, no modification time, its lines.
+    assert (len(text), None, text.splitlines(True), filenames[1]) == linecache.cache[filenames[1]]
+
+
+def _refuse(_cls: type) -> object:
+    raise RuntimeError("no memory for the twin")
+
+
+def test_a_traceback_through_a_generated_function_shows_its_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An error raised inside a generated constructor is reported at its file name and line, with the line's
+    text, for the core's State and for a class made here."""
+
+    @fast_frozen()
+    @attrs.frozen(weakref_slot=False)
+    class Pair:
+        first: int
+
+    for cls in (State, Pair):
+        build: Any = constructor(cls)
+        monkeypatch.setitem(build.__globals__, "_new_object", _refuse)
+        with pytest.raises(RuntimeError) as caught:
+            build(*range(len(attrs.fields(cls))))
+        frame = f'  File "{_where(cls, "_construct")[2]}", line 2, in _construct\n    value = _new_object(_Twin)\n'
+        assert frame in "".join(traceback.format_exception(caught.value))

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from itertools import pairwise
-from typing import Final, TypeAlias
+from typing import Final, TypeAlias, assert_never
 
 import attrs
 
@@ -211,8 +211,9 @@ class RoundLog:
             raise InvalidStateError("SETUP-2", f"seats run 0..{self.players - 1}, got {seat!r}")
         lack = NO_LACK
         for event in self.events:
-            if type(event) in _LACK_EVENTS and event.seat == seat:  # type: ignore[union-attr]
-                lack = lack_after(lack, event)  # type: ignore[arg-type]
+            match event:
+                case Placed() | Drew() | Passed() if event.seat == seat:
+                    lack = lack_after(lack, event)
         return lacking_values(lack)
 
 
@@ -224,8 +225,6 @@ such a turn), and whether the turn kept a drawn tile."""
 NO_LACK: Final[Lack] = (frozenset(), None, False)
 """A seat's :data:`Lack` before any of its draws or passes."""
 
-_LACK_EVENTS: Final = (Drew, Passed, Placed)
-
 
 def lack_after(lack: Lack, event: Drew | Passed | Placed) -> Lack:
     """The seat's :data:`Lack` after ``event``, one of its own draws, passes or placements.
@@ -234,14 +233,21 @@ def lack_after(lack: Lack, event: Drew | Passed | Placed) -> Lack:
     at a time (an environment) keeps each seat's :data:`Lack` instead of replaying the log.
     """
     lacked, turn, kept = lack
-    kind = type(event)
-    if kind is Placed:
-        return lack if turn is None else (_after_turn(lacked, turn, kept), None, False)
-    if turn is None:
-        turn, kept = frozenset(event.open_values), False  # type: ignore[union-attr]
-    if kind is Passed:
-        return (_after_turn(lacked, turn, kept), None, False)
-    return (lacked, turn, kept or not event.must_place)  # type: ignore[union-attr]
+    # Cases in the order of how often they come: most turns place a tile. A draw or a pass outside a
+    # turn opens one, with the values open then.
+    match event:
+        case Placed():
+            return lack if turn is None else (_after_turn(lacked, turn, kept), None, False)
+        case Drew():
+            if turn is None:
+                turn, kept = frozenset(event.open_values), False
+            return (lacked, turn, kept or not event.must_place)
+        case Passed():
+            if turn is None:
+                turn, kept = frozenset(event.open_values), False
+            return (_after_turn(lacked, turn, kept), None, False)
+        case _:
+            assert_never(event)
 
 
 def lacking_values(lack: Lack) -> tuple[Pip, ...]:
