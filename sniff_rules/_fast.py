@@ -31,7 +31,6 @@ whose source :mod:`linecache` holds, so tracebacks, debuggers and
 
 from __future__ import annotations
 
-import itertools
 import linecache
 from collections.abc import Callable
 from typing import Any, Final, TypeVar
@@ -86,6 +85,10 @@ def _slotted_fields(cls: type[Any]) -> tuple[Any, ...]:
     return tuple(attrs.fields(target))
 
 
+_MAX_GENERATED_COPIES: Final = 1 << 12
+"""Classes of one name whose generated code linecache keeps apart; a bound, so the search always ends."""
+
+
 def _compiled(cls: type[Any], name: str, parameters: str, body: list[str], namespace: dict[str, Any]) -> Any:
     """The generated function ``name`` of ``cls``, compiled from its own file name with its source in
     :mod:`linecache`, so that tracebacks, debuggers and :func:`inspect.getsource` show its lines, and
@@ -96,11 +99,13 @@ def _compiled(cls: type[Any], name: str, parameters: str, body: list[str], names
     # A class made again under the same name (inside a function, say) with other fields must not show
     # the first one's lines; the same source again shares its entry. No modification time, so
     # linecache.checkcache keeps the entry instead of looking for a file.
-    for copies in itertools.count():
+    for copies in range(_MAX_GENERATED_COPIES):
         filename = f"{base}>" if copies == 0 else f"{base}-{copies}>"
         entry = (len(source), None, lines, filename)
         if linecache.cache.setdefault(filename, entry) == entry:
             break
+    else:
+        raise TypeError(f"{cls.__qualname__}: {_MAX_GENERATED_COPIES} classes of this name were made already")
     exec(compile(source, filename, "exec"), namespace)
     function = namespace[name]
     function.__module__ = cls.__module__

@@ -500,3 +500,19 @@ def test_a_traceback_through_a_generated_function_shows_its_line(monkeypatch: py
             build(*range(len(attrs.fields(cls))))
         frame = f'  File "{_where(cls, "_construct")[2]}", line 2, in _construct\n    value = _new_object(_Twin)\n'
         assert frame in "".join(traceback.format_exception(caught.value))
+
+
+def test_the_search_for_a_free_file_name_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past the bound on classes of one name, making another is refused instead of searching on."""
+    import sniff_rules._fast
+
+    def bounded(*names: str) -> Any:
+        return unchecked_constructor(
+            attrs.make_class("Bounded", list(names), slots=True, frozen=True, weakref_slot=False)
+        )
+
+    bounded("first")
+    monkeypatch.setattr(sniff_rules._fast, "_MAX_GENERATED_COPIES", 1)
+    assert "def _construct(first):" == inspect.getsource(bounded("first")).splitlines()[0]
+    with pytest.raises(TypeError, match="1 classes of this name were made already"):
+        bounded("second")
