@@ -9,7 +9,7 @@ import pytest
 
 import sniff_rules
 from sniff_rules.layout import Layout
-from sniff_rules.moves import apply, legal_moves
+from sniff_rules.moves import Place, apply, legal_moves
 from sniff_rules.randomness import SplitMix64
 from sniff_rules.rules import Rules
 from sniff_rules.state import Phase, State, new_match, next_round, position_key
@@ -145,3 +145,13 @@ def test_transposed_layouts_share_a_key() -> None:
     state = State.create(rules=Rules.standard(2), hands=("[0|0]", "[3|3]"), boneyard="[5|5]", layout=first)
     assert first != second
     assert position_key(state) == position_key(attrs.evolve(state, layout=second))
+
+
+def test_a_notebook_draws_the_state_and_its_layout_themselves() -> None:
+    """A State's and a Layout's _repr_svg_ are the SVG renderer's picture of that very value."""
+    from sniff_rules.draw.svg import svg
+
+    state = apply(new_match(Rules.standard(2), seed=20), Place(1, Tile(0, 5)))
+    assert svg(state) == state._repr_svg_()
+    assert svg(state.layout) == state.layout._repr_svg_()
+    assert 'data-tile="[0|5]"' in state.layout._repr_svg_()
