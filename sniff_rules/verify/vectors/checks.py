@@ -67,6 +67,7 @@ VECTOR_GROUPS: Final[Mapping[str, tuple[str, ...]]] = {
     "refusals": ("cases",),
     "tally": ("scores",),
     "geometry": ("cases",),
+    "limits": ("cases",),
 }
 """For each kind of vector file, the arrays that hold its named vectors, in the order replayed."""
 
