@@ -260,6 +260,11 @@ def apply(state: State, move: Move) -> State:
     if type(state) is not State:
         raise _not_a_state("apply", state)
     if phase is _PLAYING:
+        if move.seat >= state.rules.players:
+            # One rule per condition (CONV-3): a seat the table does not have is SETUP-2, for a move as for a deal.
+            raise IllegalMoveError(
+                "SETUP-2", f"seat {move.seat} moved, but the table has seats 0..{state.rules.players - 1}"
+            )
         raise IllegalMoveError("TURN-2", f"seat {move.seat} moved, but it is seat {seat}'s turn")
     if phase is Phase.MATCH_OVER:
         raise IllegalMoveError("MATCH-2", f"the match is over; side {state.winner} won; {move!s:.200} is refused")

@@ -56,7 +56,7 @@ def _check_context(context: RoundContext) -> None:
         raise InvalidStateError("FORMAT-3", f"rules is a Rules value, got {context.rules!r}")
     if type(context.round_number) is not int or context.round_number < 1:
         raise InvalidStateError("FORMAT-3", f"round_number counts from 1, got {context.round_number!r}")
-    check_seat(context.rules, context.opener, "OPEN-1", InvalidStateError)
+    check_seat(context.rules, context.opener, "SETUP-2", InvalidStateError)
     if context.source is not None:
         check_source(context.source)
     if type(context.lot) is not tuple:

@@ -337,7 +337,7 @@ def _choose_opener(
     rules: Rules, opener: Seat | None, source: RandomSource | None
 ) -> tuple[Seat, tuple[LotRound, ...], RandomSource | None]:
     if opener is not None:
-        return check_seat(rules, opener, "OPEN-1", InvalidStateError), (), source
+        return check_seat(rules, opener, "SETUP-2", InvalidStateError), (), source
     if source is None:
         raise InvalidStateError("OPEN-1", "the opener is drawn by lot: give a seed or source, or name the opener")
     return draw_lot(tuple(range(rules.players)), source)
@@ -427,6 +427,9 @@ def next_round(state: State, *, order: tuple[Tile, ...] | None = None, opener: S
         raise InvalidStateError(rule, f"a new round is dealt only after a round ends; the match is {state.phase.value}")
     finisher = state.last_round.finisher
     source = state.source
+    if opener is not None:
+        # A seat the table does not have is SETUP-2 whoever may open (CONV-3), before OPEN-2 asks who may.
+        check_seat(state.rules, opener, "SETUP-2", InvalidStateError)
     if finisher is not None:
         if opener is not None and opener != finisher:
             raise InvalidStateError(

@@ -177,11 +177,11 @@ def test_conv_3_the_drawn_tile_itself_goes_on_to_the_table_rules() -> None:
 
 
 def test_conv_3_the_seat_comes_before_the_move() -> None:
-    """CONV-3: a move out of turn cites TURN-2 whatever else is wrong with it, a seat the table lacks included."""
+    """CONV-3: a move out of turn cites TURN-2 whatever else is wrong with it; a seat the table lacks SETUP-2."""
     state = waiting_for_a_drawn_tile()
     assert "TURN-2" == refused_rule(state, Draw(1))
     assert "TURN-2" == refused_rule(state, Place(1, Tile(6, 6), pt(Tile(4, 4), Port.ARM_A)))
-    assert "TURN-2" == refused_rule(state, Pass(3))
+    assert "SETUP-2" == refused_rule(state, Pass(3))
 
 
 def test_conv_3_the_end_comes_before_the_seat() -> None:
@@ -237,14 +237,15 @@ def test_conv_3_house_rules_players_then_hand_size_then_target() -> None:
 
 
 def test_conv_3_the_next_round_phase_then_opener_then_order() -> None:
-    """CONV-3: next_round cites END-1 or MATCH-2 first, then OPEN-2 (played out) or OPEN-1 (block), then SETUP-5."""
+    """CONV-3: next_round cites END-1 or MATCH-2, then a seat the table lacks (SETUP-2), OPEN-2, then SETUP-5."""
     short = DOUBLE_SIX[:27]
     assert "END-1" == rule_of(lambda: next_round(before_seat_1_plays_out(), opener=7))
     ended = apply(before_seat_1_plays_out(), Place(1, Tile(6, 6), pt(Tile(2, 6), Port.HIGH)))
-    assert "OPEN-2" == rule_of(lambda: next_round(ended, opener=9, order=short))
+    assert "SETUP-2" == rule_of(lambda: next_round(ended, opener=9, order=short))
+    assert "OPEN-2" == rule_of(lambda: next_round(ended, opener=0, order=short))
     assert "SETUP-5" == rule_of(lambda: next_round(ended, opener=1, order=short))
     blocked = apply(about_to_block(), Place(0, Tile(5, 6), pt(Tile(0, 5), Port.HIGH)))
-    assert "OPEN-1" == rule_of(lambda: next_round(blocked, opener=2, order=short))
+    assert "SETUP-2" == rule_of(lambda: next_round(blocked, opener=2, order=short))
     assert "SETUP-5" == rule_of(lambda: next_round(blocked, opener=1, order=short))
     with pytest.raises(InvalidStateError):
         next_round(blocked, opener=1, order=short)

@@ -79,11 +79,11 @@ def test_frontend_may_name_the_first_opener() -> None:
 
 @pytest.mark.parametrize("opener", [-1, 4, 9])
 def test_named_opener_must_be_a_seat(opener: int) -> None:
-    """OPEN-1: a named opener is one of the seats 0..3, with a seed or with an order; the error names it."""
-    expected = f"OPEN-1: seats run 0..3, got {opener}"
+    """OPEN-1, SETUP-2: a named opener is one of the seats 0..3, with a seed or with an order; the error names it."""
+    expected = f"SETUP-2: seats run 0..3, got {opener}"
     rules = Rules.standard(4)
-    assert expected == refusal(InvalidStateError, "OPEN-1", lambda: new_match(rules, seed=1, opener=opener))
-    assert expected == refusal(InvalidStateError, "OPEN-1", lambda: new_match(rules, order=DOUBLE_SIX, opener=opener))
+    assert expected == refusal(InvalidStateError, "SETUP-2", lambda: new_match(rules, seed=1, opener=opener))
+    assert expected == refusal(InvalidStateError, "SETUP-2", lambda: new_match(rules, order=DOUBLE_SIX, opener=opener))
 
 
 def test_no_lot_without_a_source() -> None:

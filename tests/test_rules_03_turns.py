@@ -73,7 +73,14 @@ def _turn_state() -> State:
     )
 
 
-@pytest.mark.parametrize("seat", [0, 1, 3])
+def test_a_seat_the_table_does_not_have_cites_setup_2() -> None:
+    """SETUP-2, TURN-2: seat 3 at a table of three is refused as a seat the table does not have, not as out of turn."""
+    move = Place(3, Tile(3, 4), pt(Tile(3, 5), Port.LOW))
+    error = assert_refused(_turn_state(), move, IllegalMoveError, "SETUP-2")
+    assert "SETUP-2: seat 3 moved, but the table has seats 0..2" == str(error)
+
+
+@pytest.mark.parametrize("seat", [0, 1])
 def test_only_the_seat_to_move_may_place(seat: int) -> None:
     """TURN-2: a placement naming any seat but the one to move is refused, even seat 1 with its own fitting tile."""
     move = Place(seat, Tile(3, 4), pt(Tile(3, 5), Port.LOW))

@@ -217,13 +217,13 @@ def test_malformed_64_bit_numbers_are_refused(read: Callable[[Any, str], int], t
 
 
 def test_conv_3_a_deal_is_read_then_its_rules_opener_and_order_checked() -> None:
-    """CONV-3: a deal's malformed order (FORMAT-1) first, then its rules (SETUP-4), opener (OPEN-1), order (SETUP-5)."""
+    """CONV-3: a deal's malformed order (FORMAT-1) first, then rules (SETUP-4), opener (SETUP-2), order (SETUP-5)."""
     order: list[Any] = list(ALL_TILES)
     bad_rules: Any = {"players": 4, "hand_size": 7, "target": 200}
     good_rules: Any = {"players": 2, "hand_size": 7, "target": 250}
     assert "FORMAT-1" == rule_of(lambda: read_deal({"rules": bad_rules, "order": [*order[:27], "[9|9]"], "opener": 0}))
     assert "SETUP-4" == rule_of(lambda: read_deal({"rules": bad_rules, "order": order[:27], "opener": 9}))
-    assert "OPEN-1" == rule_of(lambda: read_deal({"rules": good_rules, "order": order[:27], "opener": 2}))
+    assert "SETUP-2" == rule_of(lambda: read_deal({"rules": good_rules, "order": order[:27], "opener": 2}))
     assert "SETUP-5" == rule_of(lambda: read_deal({"rules": good_rules, "order": [*order[:27], order[0]], "opener": 1}))
     assert "FORMAT-2" == rule_of(lambda: read_deal({"rules": good_rules, "order": [*order, order[0]], "opener": 1}))
     assert 1 == read_deal({"rules": good_rules, "order": order, "opener": 1}).opener

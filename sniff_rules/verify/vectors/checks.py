@@ -67,6 +67,7 @@ VECTOR_GROUPS: Final[Mapping[str, tuple[str, ...]]] = {
     "refusals": ("cases",),
     "tally": ("scores",),
     "geometry": ("cases",),
+    "limits": ("cases",),
 }
 """For each kind of vector file, the arrays that hold its named vectors, in the order replayed."""
 
@@ -262,7 +263,8 @@ def _check_next_round(entry: Mapping[str, JsonValue]) -> None:
     before = start_state(json_field(entry, "start", "next round"))
     if before.source is None:
         raise Mismatch("the start state has no random source to deal the next round from")
-    after = next_round(before)
+    opener = json_int(entry["opener"], "next round opener") if "opener" in entry else None
+    after = next_round(before, opener=opener)
     _expect_equal("the next round's state", json_field(entry, "state", "next round"), state_to_data(after))
 
 

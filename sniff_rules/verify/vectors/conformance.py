@@ -16,6 +16,9 @@ shipped inside the package (:func:`shipped_vectors`):
 ``recorded/*.jsonl`` (generated)
     Whole matches, one JSON object per line: the deal of each round, every
     move, and after it the legal moves, points, scores and what happened.
+``limits.json`` (``kind: limits``, written by hand)
+    Each numeric limit and written form of the rules from both sides
+    (:mod:`sniff_rules.verify.vectors.limit_vectors`).
 
 :func:`check_paths` replays files and reports one :class:`VectorResult` per
 vector; a malformed vector fails naming FORMAT-1 or FORMAT-2. The files are
@@ -74,6 +77,7 @@ from sniff_rules.verify.vectors.files import (
     vector_paths,
 )
 from sniff_rules.verify.vectors.geometry_vectors import check_geometry_file
+from sniff_rules.verify.vectors.limit_vectors import check_limits_file
 from sniff_rules.verify.vectors.recorded_play import (
     VECTOR_FORMAT,
     RecordedTally,
@@ -445,6 +449,7 @@ def _check_document(name: str, data: JsonValue) -> list[VectorResult]:
         "settlement": _check_settlement,
         "perft": _check_perft,
         "geometry": check_geometry_file,
+        "limits": check_limits_file,
         **CHECKERS,
     }
     checker = checkers.get(str(data.get("kind")))

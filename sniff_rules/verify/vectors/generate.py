@@ -74,7 +74,7 @@ GENERATED_FILES: Final = (
 )
 """The files under ``specs/vectors`` that ``vectors --write`` may rewrite; all others are written by hand."""
 
-HAND_WRITTEN_FILES: Final = ("refusals.json", "seed_examples.json", "settlement.json", "tally.json")
+HAND_WRITTEN_FILES: Final = ("limits.json", "refusals.json", "seed_examples.json", "settlement.json", "tally.json")
 """The vector files written by hand, never generated: each states what the rules say, not what the engine did."""
 
 GENERATOR_COMMAND: Final = "python3 -m sniff_rules vectors --write"

@@ -74,6 +74,178 @@ CASES: Final[tuple[tuple[str, tuple[str, ...], str, tuple[int | None, int | None
 """(name, cites, layout, (half_width, half_height) or None, the rule refusing the bounds or None)."""
 
 
+_BACK_ROW: Final = "[0|0] [0|4]>[0|0].chain-a [4|4]>[0|4].high [3|4]>[4|4].chain-b [3|5]>[3|4].low"
+_NO_BACK_ROW: Final = "[0|1] [0|2]>[0|1].low [2|3]>[0|2].high [3|6]>[2|3].high"
+_ROW_TO_DOUBLE: Final = "[0|0] [0|1]>[0|0].chain-b [1|1]>[0|1].high"
+
+LIMIT_CASES: Final[tuple[tuple[str, str, str, str, JsonValue, str | None], ...]] = (
+    (
+        "a row that just has room",
+        "GEOM-5: e + 7 <= U",
+        "inside",
+        "[0|0] [0|1]>[0|0].chain-a",
+        {"half_width": 12, "half_height": None},
+        None,
+    ),
+    (
+        "a row one unit short of room",
+        "GEOM-5: e + 7 <= U",
+        "outside",
+        "[0|0] [0|1]>[0|0].chain-a",
+        {"half_width": 11, "half_height": None},
+        None,
+    ),
+    (
+        "a turn back that just has room",
+        "GEOM-5: e - 7 >= 2",
+        "inside",
+        _BACK_ROW,
+        {"half_width": 12, "half_height": None},
+        None,
+    ),
+    (
+        "a turn back one unit short of room",
+        "GEOM-5: e - 7 >= 2",
+        "outside",
+        _NO_BACK_ROW,
+        {"half_width": 13, "half_height": None},
+        None,
+    ),
+    (
+        "the room for a turn back counted from f - 1",
+        "GEOM-5: f ± 1",
+        "inside",
+        _BACK_ROW,
+        {"half_width": 12, "half_height": None},
+        None,
+    ),
+    (
+        "no room for a turn back counted from f - 1",
+        "GEOM-5: f ± 1",
+        "outside",
+        _NO_BACK_ROW,
+        {"half_width": 13, "half_height": None},
+        None,
+    ),
+    (
+        "a double where a row would turn",
+        "GEOM-5: never turns at a double",
+        "inside",
+        _ROW_TO_DOUBLE,
+        {"half_width": 12, "half_height": None},
+        None,
+    ),
+    (
+        "a non-double where the double was",
+        "GEOM-5: never turns at a double",
+        "outside",
+        "[0|0] [0|1]>[0|0].chain-b [1|2]>[0|1].high",
+        {"half_width": 12, "half_height": None},
+        None,
+    ),
+    (
+        "the Sniff two tiles out on the lead's lower end",
+        "GEOM-2: the lower end's side",
+        "inside",
+        "[0|1] [0|3]>[0|1].low [3|3]>[0|3].high",
+        None,
+        None,
+    ),
+    (
+        "the Sniff two tiles out on the lead's higher end",
+        "GEOM-2: the lower end's side",
+        "outside",
+        "[0|1] [1|3]>[0|1].high [3|3]>[1|3].high",
+        None,
+        None,
+    ),
+    ("a half-width of 9", "GEOM-6: half-width 9", "inside", _LONG_LINE, {"half_width": 9, "half_height": None}, None),
+    (
+        "a half-width of 8",
+        "GEOM-6: half-width 9",
+        "outside",
+        _LONG_LINE,
+        {"half_width": 8, "half_height": None},
+        "GEOM-6",
+    ),
+    (
+        "a half-height of 9",
+        "GEOM-6: half-height 9",
+        "inside",
+        _SEED_CHAIN,
+        {"half_width": None, "half_height": 9},
+        None,
+    ),
+    (
+        "a half-height of 8",
+        "GEOM-6: half-height 9",
+        "outside",
+        _SEED_CHAIN,
+        {"half_width": None, "half_height": 8},
+        "GEOM-6",
+    ),
+    (
+        "a half-width of 10,000",
+        "GEOM-6: at most 10,000",
+        "inside",
+        "[1|4]",
+        {"half_width": 10_000, "half_height": None},
+        None,
+    ),
+    (
+        "a half-width of 10,001",
+        "GEOM-6: at most 10,000",
+        "outside",
+        "[1|4]",
+        {"half_width": 10_001, "half_height": None},
+        "GEOM-6",
+    ),
+    (
+        "bounds of 30 both ways",
+        "GEOM-6: both ways 30",
+        "inside",
+        _LONG_LINE,
+        {"half_width": 30, "half_height": 30},
+        None,
+    ),
+    (
+        "bounds of 29 by 30",
+        "GEOM-6: both ways 30",
+        "outside",
+        _LONG_LINE,
+        {"half_width": 29, "half_height": 30},
+        "GEOM-6",
+    ),
+    (
+        "bounds of 30 by 29",
+        "GEOM-6: both ways 30",
+        "outside",
+        _LONG_LINE,
+        {"half_width": 30, "half_height": 29},
+        "GEOM-6",
+    ),
+    (
+        "bounds of 20 both ways",
+        "GEOM-6: both ways 30",
+        "outside",
+        _LONG_LINE,
+        {"half_width": 20, "half_height": 20},
+        "GEOM-6",
+    ),
+    (
+        "bounds written as two nulls",
+        "FORMAT-2: bounds both null",
+        "inside",
+        _LONG_LINE,
+        {"half_width": None, "half_height": None},
+        None,
+    ),
+    ("bounds lacking a key", "FORMAT-2: bounds both null", "outside", _LONG_LINE, {"half_width": None}, "FORMAT-2"),
+)
+"""(name, limit, side, layout, bounds as JSON, the rule refusing them or None): each limit of
+GEOM-2, GEOM-5 and GEOM-6 from both sides, one unit either way (``limits.json`` holds the others)."""
+
+
 def _bounds_data(bounds: tuple[int | None, int | None] | None) -> JsonValue:
     return None if bounds is None else {"half_width": bounds[0], "half_height": bounds[1]}
 
@@ -94,6 +266,14 @@ def geometry_document() -> JsonObject:
             box = None if bounds is None else Bounds(*bounds)
             case["geometry"] = geometry_to_data(geometry(Layout.parse(layout), bounds=box))
         cases.append(case)
+    for name, limit, side, layout, raw, refused in LIMIT_CASES:
+        case = {"name": name, "cites": [limit.split(":")[0]], "limit": limit, "side": side, "layout": layout}
+        case["bounds"] = raw
+        if refused is not None:
+            case["refused"] = [refused]
+        else:
+            case["geometry"] = geometry_to_data(geometry(Layout.parse(layout), bounds=_read_bounds(raw)))
+        cases.append(case)
     return {
         "kind": "geometry",
         "format": 1,
@@ -103,7 +283,8 @@ def geometry_document() -> JsonObject:
             " (null: none) or null. geometry lists each tile, in the order played, with its centre x, y"
             " (x east, y south, whole units; a tile is 4 by 2), its orientation and its ends (the pips of"
             " its west then east half, or north then south half); and each open point, in point-id order,"
-            " with its anchor x, y and the direction a tile attached there goes. Generated by " + REWRITE_COMMAND + "."
+            " with its anchor x, y and the direction a tile attached there goes. limit and side, where given, name"
+            " the limit of the rules a case lies just inside or just outside. Generated by " + REWRITE_COMMAND + "."
         ),
         "cases": cases,
     }

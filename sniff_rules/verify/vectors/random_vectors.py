@@ -71,7 +71,9 @@ DESCRIPTION: Final = (
     " the source after the lot (the shuffle continues from it). deals: the state of a new match"
     " started from seed under rules (the lot, then the shuffle); its source is the state after both."
     " next_rounds: from a state whose round has ended, the state of the next round, dealt from the"
-    " start state's source (after a block a lot first, after a round played out only the shuffle)."
+    " start state's source (after a block a lot first, after a round played out only the shuffle);"
+    " opener, where given, is the seat named to open it: after a block no lot is drawn then, and the"
+    " shuffle continues from the start state's source (OPEN-2)."
 )
 """The ``description`` of ``randomness.json``."""
 
@@ -201,6 +203,18 @@ def _next_round(players: int, blocked: bool) -> JsonObject:
     }
 
 
+def _named_next_round(players: int) -> JsonObject:
+    """After a block, the opener named: no lot is drawn, and the shuffle continues from the source (OPEN-2)."""
+    ended = _first_round_ended(Rules.standard(players), True)
+    opener = players - 1
+    return {
+        "name": f"{players} players, after a round blocked: seat {opener} named to open, no lot, only the shuffle",
+        "start": {"state": state_to_data(ended)},
+        "opener": opener,
+        "state": state_to_data(next_round(ended, opener=opener)),
+    }
+
+
 def randomness_document(generator: str) -> JsonObject:
     """The content of ``randomness.json``; ``generator`` is the command that writes it."""
     once = _first_seed("a first packed draw rejecting once", lambda seed: _first_draw_rejections(seed) == 1)
@@ -221,5 +235,8 @@ def randomness_document(generator: str) -> JsonObject:
         ],
         "lots": [_lot(players, rounds) for players in (2, 3, 4) for rounds in (1, 2, 3)],
         "deals": [*(_deal(Rules.standard(players)) for players in (2, 3, 4)), _deal(house)],
-        "next_rounds": [_next_round(players, blocked) for players in (2, 4) for blocked in (False, True)],
+        "next_rounds": [
+            *(_next_round(players, blocked) for players in (2, 4) for blocked in (False, True)),
+            _named_next_round(3),
+        ],
     }
