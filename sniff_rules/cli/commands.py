@@ -17,6 +17,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Final, TextIO
 
+from sniff_rules.cli.protocol_commands import add_protocol_parsers, run_protocol_command
 from sniff_rules.cli.serve import add_serve_parser, run_serve
 from sniff_rules.errors import SniffError
 from sniff_rules.moves import Move
@@ -356,6 +357,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--dir", type=Path, default=None, help="vector folder (default: specs/vectors of this checkout)"
     )
     add_serve_parser(commands)
+    add_protocol_parsers(commands)
     return parser
 
 
@@ -380,6 +382,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return vectors(args.dir, args.write, sys.stdout)
         elif args.command == "serve":
             return run_serve(args)
+        elif args.command in ("engine", "bot", "check-engine"):
+            return run_protocol_command(args)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
