@@ -28,10 +28,10 @@ if TYPE_CHECKING:
 
 def add_protocol_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``engine``, ``bot`` and ``check-engine`` to the command line."""
-    commands.add_parser(
-        "engine", help="serve this library over the engine protocol on stdin and stdout (specs/protocol.md)"
-    )
-    bot = commands.add_parser("bot", help="serve a fair bot over the bot protocol on stdin and stdout")
+    says = "serve this library over the engine protocol on stdin and stdout (specs/protocol.md)"
+    commands.add_parser("engine", help=says, description=says)
+    says = "serve a fair bot over the bot protocol on stdin and stdout (specs/protocol.md)"
+    bot = commands.add_parser("bot", help=says, description=says)
     bot.add_argument("name", metavar="NAME", help="random or greedy")
     bot.add_argument("--seed", type=int, default=0, help="the seed of the bot's random choices (default 0)")
     check = commands.add_parser(
