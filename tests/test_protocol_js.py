@@ -64,3 +64,32 @@ def test_a_bot_answering_a_move_not_offered_stops_the_match_naming_the_rule(tmp_
     )
     with pytest.raises(SniffError, match="TURN-1: the bot of seat"):
         main(["simulate", "--matches", "1", "--bots", f"cmd:{sys.executable} {script},greedy", "--no-progress"])
+
+
+def test_a_process_bot_receives_its_seat_s_view_and_nothing_else(tmp_path: Path) -> None:
+    """SETUP-6: every choose a cmd: bot reads is its seat's view (the JSON the leak tests cover), never a state."""
+    log = tmp_path / "seen.jsonl"
+    script = tmp_path / "recorder.py"
+    script.write_text(
+        "import json, sys\n"
+        f"log = open({str(log)!r}, 'a')\n"
+        "for line in sys.stdin:\n"
+        "    r = json.loads(line)\n"
+        "    log.write(line); log.flush()\n"
+        "    a = {'id': r['id'], 'protocol': 'sniff-protocol/1', 'role': 'bot'} if r['type'] == 'hello' else "
+        "{'id': r['id'], 'move': r['view']['options'][0]['move']} if r['type'] == 'choose' else "
+        "{'id': r['id'], 'bye': True}\n"
+        "    print(json.dumps(a), flush=True)\n"
+    )
+    assert 0 == main(["simulate", "--matches", "1", "--bots", f"cmd:{sys.executable} {script},greedy", "--no-progress"])
+    seen = [json.loads(line) for line in log.read_text().splitlines()]
+    views = [request["view"] for request in seen if request["type"] == "choose"]
+    kinds = {(request["type"], tuple(sorted(request))) for request in seen}
+    expected_kinds = {
+        ("hello", ("id", "protocol", "type")),
+        ("choose", ("id", "type", "view")),
+        ("quit", ("id", "type")),
+    }
+    assert (expected_kinds, set()) == (kinds, {"boneyard", "hands", "source"} & {key for view in views for key in view})
+    assert {"sniff-rules/seat-view@1"} == {view["format"] for view in views}
+    assert all(len(view["hand"]) == view["hand_sizes"][view["seat"]] for view in views)
