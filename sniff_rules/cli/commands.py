@@ -246,6 +246,10 @@ def simulate_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     except RayError as failed:
         print(f"sniff-rules {failed}", file=err)
         return 2
+    except SniffError as refusal:
+        # A cmd: bot that broke the protocol or answered a move it was not offered stops the simulation.
+        print(f"sniff-rules simulate: {refusal}", file=err)
+        return 2
     finally:
         if progress is not None:
             progress.close()
