@@ -23,6 +23,7 @@ and the rings inside it, never one outside:
                             paper tally, events told in words
 ``sniff_rules.formats``     every text and JSON form: moves, states, events, seat views,
                             records, geometry; the one hardened JSON reader
+``sniff_rules.protocol``    the engine and bot protocol over processes (``specs/protocol.md``), sans I/O
 ``sniff_rules.verify``      perft, Hypothesis strategies and the stateful machine, CrossHair
                             contracts; ``verify.vectors``, the conformance vectors' runner
 ``sniff_rules.adapters``    the fixed action space, OpenSpiel and PettingZoo/Gymnasium
@@ -127,7 +128,7 @@ from sniff_rules.tiles import (
 
 __version__ = "0.1.0"
 
-RINGS = ("position", "play", "draw", "formats", "verify", "adapters", "web", "cli")
+RINGS = ("position", "play", "draw", "formats", "protocol", "verify", "adapters", "web", "cli")
 """The subpackages around the core, innermost first; each may import the core and those before it."""
 
 

@@ -146,3 +146,24 @@ def test_against_an_unknown_revision_exits_with_git_s_message(capsys: pytest.Cap
     """--against: a revision git cannot resolve stops the run with exit status 2 and git's reason."""
     assert 2 == playouts.main(["--against", "no-such-revision-anywhere"])
     assert "no-such-revision-anywhere" in capsys.readouterr().err
+
+
+def test_the_protocol_benchmark_counts_its_requests() -> None:
+    """SETUP-5: a match through the protocol: a new_match, a legal_moves and an apply a move, a next_round a round."""
+    from benchmarks.protocol import ENGINE, play_through
+    from sniff_rules.protocol.process import Peer
+    from sniff_rules.protocol.remote import RemoteEngine
+    from sniff_rules.randomness import RandomSource, SplitMix64, draw_below
+
+    state = new_match(Rules.standard(2), seed=4)
+    source: RandomSource = SplitMix64.from_seed(4)
+    expected = 1
+    while state.phase is not Phase.MATCH_OVER:
+        if state.phase is Phase.ROUND_OVER:
+            state, expected = next_round(state), expected + 1
+            continue
+        moves = legal_moves(state)
+        choice, source = draw_below(source, len(moves))
+        state, expected = apply(state, moves[choice]), expected + 2
+    with Peer(ENGINE, timeout=120) as peer:
+        assert expected == play_through(RemoteEngine(peer), 1, seed=4)

@@ -29,7 +29,8 @@ def _commands() -> list[str]:
 
 def test_the_commands_are_all_found() -> None:
     """The list below walks every command the parser has, the browser game's too."""
-    assert ["play", "simulate", "replay", "demo", "conform", "vectors", "serve"] == _commands()
+    expected = ["play", "simulate", "replay", "demo", "conform", "vectors", "serve", "engine", "bot", "check-engine"]
+    assert expected == _commands()
 
 
 def test_the_markup_check_finds_rest() -> None:

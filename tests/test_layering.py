@@ -39,10 +39,12 @@ MAY_IMPORT: Final[dict[str, frozenset[str]]] = {
     "play": frozenset({CORE, "position"}),
     "draw": frozenset({CORE, "position", "play"}),
     "formats": frozenset({CORE, "position", "play", "draw"}),
-    "verify": frozenset({CORE, "position", "play", "draw", "formats"}),
-    "adapters": frozenset({CORE, "position", "play", "draw", "formats"}),
-    "web": frozenset({CORE, "position", "play", "draw", "formats"}),
-    "cli": frozenset({CORE, "position", "play", "draw", "formats", "verify", "web"}),
+    # The protocol speaks in the JSON forms and is spoken by the checker, the tables and the command line.
+    "protocol": frozenset({CORE, "position", "play", "draw", "formats"}),
+    "verify": frozenset({CORE, "position", "play", "draw", "formats", "protocol"}),
+    "adapters": frozenset({CORE, "position", "play", "draw", "formats", "protocol"}),
+    "web": frozenset({CORE, "position", "play", "draw", "formats", "protocol"}),
+    "cli": frozenset({CORE, "position", "play", "draw", "formats", "protocol", "verify", "web"}),
 }
 """Which rings each ring may import, besides its own modules: a ring sees the core and the rings inside it."""
 

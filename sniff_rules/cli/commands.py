@@ -17,6 +17,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Final, TextIO
 
+from sniff_rules.cli.protocol_commands import add_protocol_parsers, run_protocol_command
 from sniff_rules.cli.serve import add_serve_parser, run_serve
 from sniff_rules.errors import SniffError
 from sniff_rules.moves import Move
@@ -245,6 +246,10 @@ def simulate_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     except RayError as failed:
         print(f"sniff-rules {failed}", file=err)
         return 2
+    except SniffError as refusal:
+        # A cmd: bot that broke the protocol or answered a move it was not offered stops the simulation.
+        print(f"sniff-rules simulate: {refusal}", file=err)
+        return 2
     finally:
         if progress is not None:
             progress.close()
@@ -356,6 +361,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--dir", type=Path, default=None, help="vector folder (default: specs/vectors of this checkout)"
     )
     add_serve_parser(commands)
+    add_protocol_parsers(commands)
     return parser
 
 
@@ -380,6 +386,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return vectors(args.dir, args.write, sys.stdout)
         elif args.command == "serve":
             return run_serve(args)
+        elif args.command in ("engine", "bot", "check-engine"):
+            return run_protocol_command(args)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

@@ -23,6 +23,7 @@ optional ``[ray]`` extra); the outcomes come back in match order.
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -32,9 +33,10 @@ import attrs
 
 from sniff_rules.errors import InvalidStateError
 from sniff_rules.formats.strict_json import JsonObject, JsonValue
-from sniff_rules.play.driver import play_match
+from sniff_rules.play.driver import Policy, play_match
 from sniff_rules.play.registry import bot_policy, parse_bot
-from sniff_rules.play.view import present_seat_view
+from sniff_rules.play.view import SeatView, present_seat_view
+from sniff_rules.protocol.bot_process import ProcessBot, command_of, is_command_bot
 from sniff_rules.randomness import SplitMix64
 from sniff_rules.rules import Rules
 from sniff_rules.state import new_match
@@ -63,7 +65,10 @@ def lineup_for(rules: Rules, names: Sequence[str]) -> tuple[str, ...]:
     """
     names = tuple(name.strip() for name in names)
     for name in names:
-        parse_bot(name)
+        if is_command_bot(name):
+            command_of(name)
+        else:
+            parse_bot(name)
     if len(names) == 1:
         return names * rules.sides
     if len(names) == rules.sides:
@@ -120,12 +125,18 @@ def play_one(simulation: Simulation, index: int) -> MatchOutcome:
     """Play match ``index`` of ``simulation`` through :func:`~sniff_rules.play.driver.play_match`."""
     rules = simulation.rules
     seed = simulation.match_seed(index)
-    policies = {name: bot_policy(name) for name in set(simulation.bots)}
     entries = [simulation.entry_of_side(index, rules.side_of(seat)) for seat in range(rules.players)]
-    seated = [policies[simulation.bots[entry]] for entry in entries]
-    state = new_match(rules, seed=seed)
-    for step in play_match(state, seated, SplitMix64.from_seed(seed + POLICY_SEED_OFFSET), present=present_seat_view):
-        state = step.state
+    with contextlib.ExitStack() as processes:
+        # A cmd: bot is a process per seat for the match, ended and reaped when the match is over.
+        shared = {name: bot_policy(name) for name in set(simulation.bots) if not is_command_bot(name)}
+        seated: list[Policy[SeatView]] = [
+            shared[name] if name in shared else processes.enter_context(ProcessBot(command_of(name)))
+            for name in (simulation.bots[entry] for entry in entries)
+        ]
+        state = new_match(rules, seed=seed)
+        source = SplitMix64.from_seed(seed + POLICY_SEED_OFFSET)
+        for step in play_match(state, seated, source, present=present_seat_view):
+            state = step.state
     assert state.winner is not None
     scores = [0] * rules.sides
     for side, score in enumerate(state.scores):

@@ -1,0 +1,76 @@
+"""A bot in another process, seated as a policy: ``cmd:COMMAND`` in a lineup of bots.
+
+:class:`ProcessBot` is a policy of a seat's view for
+:func:`sniff_rules.play.driver.play_match` (with
+``present=sniff_rules.play.view.present_seat_view``): each decision sends
+the bot ``choose`` with the seat's view as data — never another hand, the
+boneyard or the source — and reads back one of its options. As
+``specs/protocol.md`` states, a bot that answers late (PROTO-3), garbles
+(PROTO-1), ends (PROTO-5) or answers a move not among its options (FORMAT-1
+for text that is no move, TURN-1 for another seat's move, PLACE-1 for any
+other) stops the match with a :class:`~sniff_rules.errors.SniffError`
+naming the seat, the request and the rule; no move is made for it.
+"""
+
+from __future__ import annotations
+
+import shlex
+from types import TracebackType
+from typing import Final
+
+from sniff_rules.errors import IllegalMoveError, NotationError
+from sniff_rules.formats.notation import parse_move
+from sniff_rules.formats.view_json import seat_view_to_data
+from sniff_rules.moves import Move
+from sniff_rules.play.view import SeatView
+from sniff_rules.protocol.messages import PROTOCOL, REQUEST_SECONDS
+from sniff_rules.protocol.process import Peer
+from sniff_rules.randomness import RandomSource
+
+COMMAND_PREFIX: Final = "cmd:"
+"""How a lineup names a bot in another process: ``cmd:./my-bot --level 3``."""
+
+
+def is_command_bot(name: str) -> bool:
+    """Whether the bot ``name`` is a process, ``cmd:COMMAND``."""
+    return name.strip().startswith(COMMAND_PREFIX)
+
+
+def command_of(name: str) -> list[str]:
+    """The command line a ``cmd:`` bot name runs, split as a shell would; an empty one is refused (FORMAT-1)."""
+    command = shlex.split(name.strip().removeprefix(COMMAND_PREFIX))
+    if not command:
+        raise NotationError("FORMAT-1", f"{name!r:.40} names no command; write cmd:COMMAND [ARGS...]")
+    return command
+
+
+class ProcessBot:
+    """The bot that ``command`` runs, as a policy; close it (or use ``with``) to end the process."""
+
+    def __init__(self, command: list[str], timeout: float = REQUEST_SECONDS) -> None:
+        self.peer = Peer(command, timeout=timeout)
+        self.peer.request({"type": "hello", "protocol": PROTOCOL})
+
+    def __call__(self, view: SeatView, source: RandomSource) -> tuple[Move, RandomSource]:
+        """The bot's move for ``view``, checked against its options; ``source`` is the host's, passed on untouched."""
+        answer = self.peer.request({"type": "choose", "view": seat_view_to_data(view)})
+        text = answer.get("move")
+        if not isinstance(text, str):
+            raise IllegalMoveError("FORMAT-1", f"the bot of seat {view.seat} answered no move: {answer!s:.200}")
+        move = parse_move(text)
+        if move not in view.legal_moves:
+            rule = "TURN-1" if move.seat != view.seat else "PLACE-1"
+            raise IllegalMoveError(rule, f"the bot of seat {view.seat} answered {text!r:.40}, not among its options")
+        return move, source
+
+    def close(self) -> None:
+        """End and reap the bot's process."""
+        self.peer.close()
+
+    def __enter__(self) -> ProcessBot:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        self.close()
