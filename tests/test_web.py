@@ -20,7 +20,7 @@ from sniff_rules.web.app import MAX_BODY_BYTES, create_app
 from sniff_rules.web.sessions import Table
 from web_support import SnapshotRecorder, assert_seat_safe
 
-SEEDS = (4_611_686_018_427_390_017, 4_611_686_018_427_390_123, 4_611_686_018_427_399_001, 4_611_686_018_427_388_777)
+SEEDS = (8_611_686_018_427_017, 8_611_686_018_427_123, 8_611_686_018_429_001, 8_611_686_018_428_777)
 ORIGIN = {"origin": "http://testserver"}
 
 
@@ -62,9 +62,11 @@ def updates(client: TestClient) -> Any:
 
 
 def _play_by_socket(
-    client: TestClient, seats: list[str], recorder: SnapshotRecorder, typed: bool
+    client: TestClient, seats: list[str], recorder: SnapshotRecorder, typed: bool, sessions: list[str] | None = None
 ) -> Iterator[dict[str, Any]]:
     session, _ = start(client, seats)
+    if sessions is not None:
+        sessions.append(session)
     with updates(client) as socket:
         socket.send_json({"session": session})
         acted = 0
@@ -113,6 +115,23 @@ def test_a_whole_match_over_http_never_shows_the_seat_a_hidden_tile(
     assert any(snapshot["view"]["round"] > 1 for snapshot in snapshots)
     # Bot moves are pushed one by one: some snapshots show a bot to move.
     assert any("bot-turn" == snapshot["status"] for snapshot in snapshots)
+
+
+def test_the_match_record_is_served_once_the_match_is_over_and_replays_to_its_end(recorder: SnapshotRecorder) -> None:
+    """MATCH-1, SETUP-6: the record is refused while the match is played (it holds every hand), then served whole."""
+    from sniff_rules.formats.record_json import record_from_data
+
+    with client_of() as client:
+        early, _ = start(client, ["person", "greedy"])
+        refused = client.get("/api/record", headers=header(early))
+        assert (409, "match-not-over") == (refused.status_code, refused.json()["error"])
+        sessions: list[str] = []
+        last = list(_play_by_socket(client, ["greedy", "person"], recorder, False, sessions))[-1]
+        answer = client.get("/api/record", headers=header(sessions[0]))
+    assert 200 == answer.status_code
+    assert "attachment" in answer.headers["content-disposition"]
+    end = record_from_data(answer.json()).final_state()
+    assert (last["view"]["winner"], last["view"]["scores"]) == (end.winner, list(end.scores))
 
 
 @pytest.mark.parametrize("planted", ["other hand", "boneyard", "pips of the other hand", "source"])
