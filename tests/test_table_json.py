@@ -120,3 +120,29 @@ def test_a_malformed_table_is_refused(change: Any, rule: str) -> None:
         table_from_json(json.dumps(data))
     assert rule == refused.value.rule
     assert isinstance(refused.value, (NotationError, InvalidStateError))
+
+
+def test_every_lone_document_carries_its_format_tag_and_is_valid() -> None:
+    """FORMAT-2: each event, each seat view, a table and a geometry written alone carry their format tag and
+    are valid against their definitions; a view names the sides."""
+    from sniff_rules.draw.geometry import geometry
+    from sniff_rules.formats.event_json import event_to_json
+    from sniff_rules.formats.geometry_json import geometry_to_json
+    from sniff_rules.formats.view_json import seat_view_to_json
+
+    table = _table()
+    while table.state.round_number == 1:
+        table = _advance(table)
+    tags = set()
+    for event in table.events_for(TOKENS[0]):
+        data = json.loads(event_to_json(event))
+        _validator("eventDocument").validate(data)
+        tags.add(data["format"])
+    view = json.loads(seat_view_to_json(table.view(TOKENS[1])))
+    _validator("seatView").validate(view)
+    picture = json.loads(geometry_to_json(geometry(table.state.layout)))
+    _validator("geometryDocument").validate(picture)
+    assert ({"sniff-rules/event@1"}, [[0, 2], [1, 3]]) == (tags, view["sides"])
+    assert ("sniff-rules/geometry@1", "sniff-rules/table@1") == (picture["format"], table_to_data(table)["format"])
+    with pytest.raises(jsonschema.ValidationError):
+        _validator("eventDocument").validate({k: v for k, v in data.items() if k != "format"})

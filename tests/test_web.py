@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections import Counter
 from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
 from typing import Any
 
+import jsonschema  # type: ignore[import-untyped]
 import pytest
 
 pytest.importorskip("starlette", reason="the browser game needs the web extra: pip install 'sniff-rules[web]'")
@@ -22,6 +26,7 @@ from web_support import SnapshotRecorder, assert_seat_safe
 
 SEEDS = (8_611_686_018_427_017, 8_611_686_018_427_123, 8_611_686_018_429_001, 8_611_686_018_428_777)
 ORIGIN = {"origin": "http://testserver"}
+SCHEMA = Path(__file__).resolve().parent.parent / "specs" / "vectors" / "schema.json"
 
 
 def seed_maker(first: int = 0) -> Any:
@@ -427,3 +432,52 @@ def test_the_page_and_its_files_are_served_with_a_strict_policy() -> None:
             answer = client.get(path)
             assert (200, kind) == (answer.status_code, answer.headers["content-type"].split(";")[0])
             assert "script-src 'self'" in answer.headers["content-security-policy"]
+
+
+@cache
+def _schema_validator(name: str) -> Any:
+    loaded = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    return jsonschema.Draft202012Validator({"$defs": loaded["$defs"], "$ref": f"#/$defs/{name}"})
+
+
+def _schema_of(path: str, data: Any) -> str:
+    """The schema definition an answer of the API at ``path`` is written to."""
+    if isinstance(data, dict) and "error" in data:
+        return "webRefusal"
+    return {"/api/bots": "webBots", "/api/record": "matchRecord"}.get(path, "webAnswer")
+
+
+class _ValidatingClient(TestClient):
+    """A test client that checks every JSON answer against the schema, and counts them by definition."""
+
+    checked: Counter[str]
+
+    def request(self, method: str, url: Any, *args: Any, **kwargs: Any) -> Any:
+        """The answer, once its body is validated against its definition of specs/vectors/schema.json."""
+        answer = super().request(method, url, *args, **kwargs)
+        if answer.headers.get("content-type", "").startswith("application/json"):
+            path = str(url)
+            name = _schema_of(path, answer.json())
+            if path != "/api/session" or name == "webRefusal":
+                _schema_validator(name).validate(answer.json())
+                self.checked[name] += 1
+        return answer
+
+
+def test_every_document_the_server_sends_is_valid_against_the_schema(recorder: SnapshotRecorder) -> None:
+    """FORMAT-2: every answer of a whole match played over HTTP and WebSocket, its refusals and its record,
+    is valid against its definition of specs/vectors/schema.json."""
+    settings: dict[str, Any] = {"allowed_hosts": ["testserver"], "bot_delay": 0.0, "seeds": seed_maker()}
+    with _ValidatingClient(create_app(**settings)) as client:
+        client.checked = Counter()
+        client.get("/api/bots")
+        client.get("/api/snapshot", headers=header("no-such-session-at-all"))
+        sessions: list[str] = []
+        for snapshot in _play_by_socket(client, ["person", "greedy", "random"], recorder, True, sessions):
+            _schema_validator("webSnapshot").validate(snapshot)
+            client.checked["socket"] += 1
+        client.post("/api/move", headers=header(sessions[0]), json={"move": "draw", "version": 1})
+        client.get("/api/record", headers=header(sessions[0]))
+        client.delete("/api/session", headers=header(sessions[0]))
+    assert {"webBots", "webRefusal", "webAnswer", "matchRecord", "socket"} == set(client.checked)
+    assert client.checked["socket"] > 20
