@@ -264,3 +264,31 @@ def test_the_person_sees_no_other_hand_before_the_round_ends() -> None:
     shown = out.getvalue()
     assert "seat 1 (greedy): [" not in shown
     assert f"you: {' '.join(map(str, dealt.hand(0)))}" in shown
+
+
+@pytest.mark.parametrize("typed", ["1\n" * 2000, "1\n1\n1\nquit\n"])
+def test_play_save_writes_a_record_that_replay_plays(tmp_path: Path, typed: str) -> None:
+    """FORMAT-2: ``play --save FILE`` writes the match record, whole or as far as played; ``replay FILE`` plays it
+    to the state the session reached."""
+    from sniff_rules.formats.record_json import record_from_json
+
+    saved = tmp_path / "match.json"
+    done = _play(2, 11, typed, "--save", str(saved))
+    assert 0 == done.returncode, done.stderr
+    assert f"Match record written to {saved}" in done.stdout
+    record = record_from_json(saved.read_text(encoding="utf-8"))
+    if typed.endswith("quit\n"):
+        assert 0 < len(record.moves) < 20
+    else:
+        assert _expected_end(2, 11) == record.final_state()
+    replayed = subprocess.run(
+        [sys.executable, "-m", "sniff_rules", "replay", str(saved)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=_env(),
+        timeout=60,
+        check=False,
+    )
+    assert (0, "") == (replayed.returncode, replayed.stderr)
+    assert str(record.moves[-1].seat) in replayed.stdout

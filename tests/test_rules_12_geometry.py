@@ -287,4 +287,4 @@ def test_the_json_form_lists_tiles_and_points() -> None:
             {"point": "[1|4].high", "x": 2, "y": 0, "direction": "east"},
         ],
     } == geometry_to_data(picture)
-    assert geometry_to_data(picture) == json.loads(geometry_to_json(picture))
+    assert {"format": "sniff-rules/geometry@1", **geometry_to_data(picture)} == json.loads(geometry_to_json(picture))

@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections import Counter
 from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
 from typing import Any
 
+import jsonschema  # type: ignore[import-untyped]
 import pytest
 
 pytest.importorskip("starlette", reason="the browser game needs the web extra: pip install 'sniff-rules[web]'")
@@ -20,8 +24,9 @@ from sniff_rules.web.app import MAX_BODY_BYTES, create_app
 from sniff_rules.web.sessions import Table
 from web_support import SnapshotRecorder, assert_seat_safe
 
-SEEDS = (4_611_686_018_427_390_017, 4_611_686_018_427_390_123, 4_611_686_018_427_399_001, 4_611_686_018_427_388_777)
+SEEDS = (8_611_686_018_427_017, 8_611_686_018_427_123, 8_611_686_018_429_001, 8_611_686_018_428_777)
 ORIGIN = {"origin": "http://testserver"}
+SCHEMA = Path(__file__).resolve().parent.parent / "specs" / "vectors" / "schema.json"
 
 
 def seed_maker(first: int = 0) -> Any:
@@ -62,9 +67,11 @@ def updates(client: TestClient) -> Any:
 
 
 def _play_by_socket(
-    client: TestClient, seats: list[str], recorder: SnapshotRecorder, typed: bool
+    client: TestClient, seats: list[str], recorder: SnapshotRecorder, typed: bool, sessions: list[str] | None = None
 ) -> Iterator[dict[str, Any]]:
     session, _ = start(client, seats)
+    if sessions is not None:
+        sessions.append(session)
     with updates(client) as socket:
         socket.send_json({"session": session})
         acted = 0
@@ -113,6 +120,23 @@ def test_a_whole_match_over_http_never_shows_the_seat_a_hidden_tile(
     assert any(snapshot["view"]["round"] > 1 for snapshot in snapshots)
     # Bot moves are pushed one by one: some snapshots show a bot to move.
     assert any("bot-turn" == snapshot["status"] for snapshot in snapshots)
+
+
+def test_the_match_record_is_served_once_the_match_is_over_and_replays_to_its_end(recorder: SnapshotRecorder) -> None:
+    """MATCH-1, SETUP-6: the record is refused while the match is played (it holds every hand), then served whole."""
+    from sniff_rules.formats.record_json import record_from_data
+
+    with client_of() as client:
+        early, _ = start(client, ["person", "greedy"])
+        refused = client.get("/api/record", headers=header(early))
+        assert (409, "match-not-over") == (refused.status_code, refused.json()["error"])
+        sessions: list[str] = []
+        last = list(_play_by_socket(client, ["greedy", "person"], recorder, False, sessions))[-1]
+        answer = client.get("/api/record", headers=header(sessions[0]))
+    assert 200 == answer.status_code
+    assert "attachment" in answer.headers["content-disposition"]
+    end = record_from_data(answer.json()).final_state()
+    assert (last["view"]["winner"], last["view"]["scores"]) == (end.winner, list(end.scores))
 
 
 @pytest.mark.parametrize("planted", ["other hand", "boneyard", "pips of the other hand", "source"])
@@ -408,3 +432,52 @@ def test_the_page_and_its_files_are_served_with_a_strict_policy() -> None:
             answer = client.get(path)
             assert (200, kind) == (answer.status_code, answer.headers["content-type"].split(";")[0])
             assert "script-src 'self'" in answer.headers["content-security-policy"]
+
+
+@cache
+def _schema_validator(name: str) -> Any:
+    loaded = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    return jsonschema.Draft202012Validator({"$defs": loaded["$defs"], "$ref": f"#/$defs/{name}"})
+
+
+def _schema_of(path: str, data: Any) -> str:
+    """The schema definition an answer of the API at ``path`` is written to."""
+    if isinstance(data, dict) and "error" in data:
+        return "webRefusal"
+    return {"/api/bots": "webBots", "/api/record": "matchRecord"}.get(path, "webAnswer")
+
+
+class _ValidatingClient(TestClient):
+    """A test client that checks every JSON answer against the schema, and counts them by definition."""
+
+    checked: Counter[str]
+
+    def request(self, method: str, url: Any, *args: Any, **kwargs: Any) -> Any:
+        """The answer, once its body is validated against its definition of specs/vectors/schema.json."""
+        answer = super().request(method, url, *args, **kwargs)
+        if answer.headers.get("content-type", "").startswith("application/json"):
+            path = str(url)
+            name = _schema_of(path, answer.json())
+            if path != "/api/session" or name == "webRefusal":
+                _schema_validator(name).validate(answer.json())
+                self.checked[name] += 1
+        return answer
+
+
+def test_every_document_the_server_sends_is_valid_against_the_schema(recorder: SnapshotRecorder) -> None:
+    """FORMAT-2: every answer of a whole match played over HTTP and WebSocket, its refusals and its record,
+    is valid against its definition of specs/vectors/schema.json."""
+    settings: dict[str, Any] = {"allowed_hosts": ["testserver"], "bot_delay": 0.0, "seeds": seed_maker()}
+    with _ValidatingClient(create_app(**settings)) as client:
+        client.checked = Counter()
+        client.get("/api/bots")
+        client.get("/api/snapshot", headers=header("no-such-session-at-all"))
+        sessions: list[str] = []
+        for snapshot in _play_by_socket(client, ["person", "greedy", "random"], recorder, True, sessions):
+            _schema_validator("webSnapshot").validate(snapshot)
+            client.checked["socket"] += 1
+        client.post("/api/move", headers=header(sessions[0]), json={"move": "draw", "version": 1})
+        client.get("/api/record", headers=header(sessions[0]))
+        client.delete("/api/session", headers=header(sessions[0]))
+    assert {"webBots", "webRefusal", "webAnswer", "matchRecord", "socket"} == set(client.checked)
+    assert client.checked["socket"] > 20

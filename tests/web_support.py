@@ -19,6 +19,7 @@ import re
 from collections.abc import Iterator
 from typing import Any, Final
 
+import attrs
 import pytest
 
 from sniff_rules.formats.strict_json import JsonValue
@@ -106,13 +107,15 @@ def redealt(table: Table, version: int, recorded: Recorded, seed: int) -> Table:
     state, events, _ = recorded
     start = max(index for index, event in enumerate(events) if type(event) is Dealt)
     view = copy.copy(table)
-    view.state, view.events, view.version = state, list(events), version
+    view.live = attrs.evolve(table.live, state=state, events=tuple(events), version=version)
     sampler = DealSampler(view.view())
     deal, source = sampler.sample(SplitMix64.from_seed(seed))
     other_state, round_events = sampler.replay(deal, SplitMix64.from_seed(seed ^ 0x5DEECE66D))
     other = copy.copy(table)
-    other.state, other.events = other_state, [*events[:start], *round_events]
-    other.bot_source, other.version = source, version
+    assert isinstance(source, SplitMix64)
+    other.live = attrs.evolve(
+        table.live, state=other_state, events=(*events[:start], *round_events), bot_source=source, version=version
+    )
     return other
 
 

@@ -219,7 +219,7 @@ def play_command(args: argparse.Namespace, read: TextIO, out: TextIO) -> int:
         return 2
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(3), "big")
     ascii_only = args.ascii or not unicode_ok(out)
-    settings = GameSettings(rules, args.seat, bots, seed, _terminal_width(out), ascii_only)
+    settings = GameSettings(rules, args.seat, bots, seed, _terminal_width(out), ascii_only, args.save)
     return Session(settings, read, out, COLOUR if colour_wanted(out) else PLAIN).run()
 
 
@@ -313,6 +313,9 @@ def _add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser])
     )
     person.add_argument("--target", type=int, default=None, help="points to win (default: the standard target)")
     person.add_argument("--ascii", action="store_true", help="draw the table without box-drawing characters")
+    person.add_argument(
+        "--save", type=Path, default=None, metavar="FILE", help="write the match record to FILE at the end, for replay"
+    )
     many = _command(commands, "simulate", "play many matches between bots; win rates with 95%% intervals")
     many.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
     many.add_argument("--matches", type=_positive, default=100)

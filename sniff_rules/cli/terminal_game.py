@@ -1,25 +1,29 @@
 """A person plays a whole match against the fair bots in the terminal: ``sniff-rules play``.
 
-The match is played by :func:`sniff_rules.play.driver.play_match`; the
-person's seat is a policy that shows the seat's view
-(:class:`~sniff_rules.play.view.SeatView`: the table, the count, the open
-points, the hand with each legal move numbered and the points it gives,
-the scores, hand sizes and the boneyard) and reads a line. The bots see
-their own views alone, and the person sees every event as that seat may
-(:meth:`~sniff_rules.play.events.Dealt.seen_by`). What people type is read by
+The match is a live :class:`~sniff_rules.play.table.Table`, the one match
+loop of live play: the person's seat holds a token, the bots move when the
+session steps them, and a settled round is dealt on at once. The person
+sees the seat's view (:class:`~sniff_rules.play.view.SeatView`: the table,
+the count, the open points, the hand with each legal move numbered and the
+points it gives, the scores, hand sizes and the boneyard) and every event as
+that seat may (:meth:`~sniff_rules.play.table.Table.events_for`); the bots see
+their own views alone. What people type is read by
 :func:`sniff_rules.formats.notation.parse_typed_move`, besides a number from the
 list, ``help``, ``undo`` and ``quit``; a bad line gets a message and the
 prompt again. End of input and Ctrl-C end the session with one line.
 
 ``undo`` takes back the person's last move and the bots' replies after it:
-the session goes back to the state, events and bots' random source of the
-person's previous turn and plays on from there with
-:func:`~sniff_rules.play.driver.play_match`, so the bots answer as they did.
+the table goes back to the person's previous turn
+(:meth:`~sniff_rules.play.table.Table.rewound_to`), its bots' random source
+with it, so the bots answer as they did. With ``save`` set, the match record
+(:func:`~sniff_rules.formats.record_json.record_to_json`) is written there when the
+session ends, however it ends, for ``sniff-rules replay`` to play.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Final, TextIO
 
 import attrs
@@ -27,14 +31,13 @@ import attrs
 from sniff_rules.draw.narration import PLAIN, Palette, Seating, count_text, describe, layout_picture
 from sniff_rules.errors import InvalidStateError, SniffError
 from sniff_rules.formats.notation import parse_typed_move
+from sniff_rules.formats.record_json import record_to_json
 from sniff_rules.moves import Draw, Move, Place
-from sniff_rules.play.driver import Policy, play_match
-from sniff_rules.play.events import Event
-from sniff_rules.play.registry import bot_policy, parse_bot
-from sniff_rules.play.view import MoveOption, SeatView, seat_view
-from sniff_rules.randomness import RandomSource, SplitMix64
+from sniff_rules.play.registry import parse_bot
+from sniff_rules.play.table import PERSON, Table
+from sniff_rules.play.view import MoveOption, SeatView
 from sniff_rules.rules import Rules, Seat
-from sniff_rules.state import Phase, State, new_match
+from sniff_rules.state import Phase
 from sniff_rules.verify.vectors.recorded_play import POLICY_SEED_OFFSET
 
 HELP: Final = """\
@@ -55,6 +58,9 @@ each uncovered arm). A count that is a multiple of 5 scores that many points
 for the placer's side. The first side to reach the target wins at once."""
 
 GOODBYE: Final = "Goodbye."
+
+_TOKEN: Final = "the-terminal-seat-token"
+"""The person's token: the terminal has one person and no one else to keep out."""
 
 
 def _tile_digits(text: str) -> bool:
@@ -78,7 +84,8 @@ class _Undo(Exception):
 @attrs.frozen
 class GameSettings:
     """A match of ``rules`` dealt from ``seed``: the person at ``seat``, ``bots[seat]`` elsewhere;
-    the table drawn ``width`` columns wide, without box-drawing characters when ``ascii_only``."""
+    the table drawn ``width`` columns wide, without box-drawing characters when ``ascii_only``;
+    the match record written to ``save`` when the session ends (None: not written)."""
 
     rules: Rules
     seat: Seat
@@ -86,6 +93,7 @@ class GameSettings:
     seed: int = 1
     width: int = 80
     ascii_only: bool = False
+    save: Path | None = None
 
 
 def bots_for_seats(players: int, seat: Seat, names: Sequence[str]) -> tuple[str, ...]:
@@ -126,12 +134,13 @@ class Session:
         rules = settings.rules
         bots = {seat: name for seat, name in enumerate(settings.bots) if seat != settings.seat}
         self.seating = Seating.of(rules, bots, settings.seat)
-        self._bots = {seat: bot_policy(name) for seat, name in bots.items()}
-        self._history: list[Event] = []
-        self._prefix: tuple[Event, ...] = ()
-        self._current: State | None = None
-        # At each of the person's turns: the state, how many events led to it, the bots' source.
-        self._turns: list[tuple[State, int, RandomSource]] = []
+        kinds = tuple(PERSON if seat == settings.seat else name for seat, name in enumerate(settings.bots))
+        self.table = Table.new(
+            rules, kinds, (_TOKEN,), seed=settings.seed, bot_seed=settings.seed + POLICY_SEED_OFFSET
+        ).join(_TOKEN)
+        # The table at each of the person's turns, for undo.
+        self._turns: list[Table] = []
+        self._told = 0
 
     def _say(self, *lines: str) -> None:
         for line in lines:
@@ -149,51 +158,61 @@ class Session:
                 ),
                 f"You are seat {settings.seat}. Type help for how to play.",
             )
-            state = new_match(rules, seed=settings.seed)
-            source: RandomSource = SplitMix64.from_seed(settings.seed + POLICY_SEED_OFFSET)
-            while True:
-                try:
-                    self._play_from(state, source)
-                    return 0
-                except _Undo:
-                    state, source = self._back()
+            self._play()
+            return 0
         except _Quit as left:
             self._say(f"{GOODBYE}{left}")
             return 0
         except KeyboardInterrupt:
             self._say("", f"{GOODBYE} (interrupted)")
             return 130
+        finally:
+            self._save()
 
-    def _play_from(self, state: State, source: RandomSource) -> None:
-        policies: list[Policy[SeatView]] = [
-            self._person if seat == self.settings.seat else self._bots[seat] for seat in range(state.rules.players)
-        ]
-        self._prefix = tuple(self._history)
-        for step in play_match(state, policies, source, present=self._present):
-            self._history += step.events
-            for event in step.events:
-                self._say(*describe(event.seen_by(self.settings.seat), self.seating, self.palette))
+    def _save(self) -> None:
+        path = self.settings.save
+        if path is not None:
+            path.write_text(record_to_json(self.table.record) + "\n", encoding="utf-8")
+            self._say(f"Match record written to {path}: sniff-rules replay {path}")
 
-    def _present(self, state: State, events: tuple[Event, ...]) -> SeatView:
-        self._current = state
-        return seat_view(state, state.to_move, self._prefix + events)
+    def _tell(self) -> None:
+        """Tell the events the person has not been told yet, as the seat sees them."""
+        table = self.table
+        for event in table.events_for(_TOKEN, self._told):
+            self._say(*describe(event, self.seating, self.palette))
+        self._told = len(table.events)
 
-    def _back(self) -> tuple[State, RandomSource]:
-        """Back to the person's previous turn: its state and source, the events before it."""
+    def _play(self) -> None:
+        while True:
+            self._tell()
+            table = self.table
+            if table.phase is Phase.MATCH_OVER:
+                return
+            if table.phase is Phase.ROUND_OVER:
+                self.table = table.deal_on(table.version, _TOKEN)
+            elif table.bot_to_move:
+                self.table = table.step_bot()
+            else:
+                self._turns.append(table)
+                view = table.view(_TOKEN)
+                self._show(view)
+                try:
+                    move = self._ask(view)
+                except _Undo:
+                    self._back()
+                    continue
+                self.table = table.play(_TOKEN, move, table.version)
+
+    def _back(self) -> None:
+        """Back to the person's previous turn: its table, the events before it told again from there."""
         self._turns.pop()
-        state, known, source = self._turns.pop()
-        # A fresh deal is told again by play_match, so its Dealt is dropped here.
-        if state.phase is Phase.PLAYING and state.layout.is_empty:
-            known -= 1
-        del self._history[known:]
+        earlier = self._turns.pop()
+        self.table = self.table.rewound_to(earlier)
+        self._told = len(earlier.events)
+        # A fresh deal is told again, as the round starts over for the person.
+        if earlier.state.phase is Phase.PLAYING and earlier.state.layout.is_empty:
+            self._told -= 1
         self._say(self.palette.bold("Taken back: your move and the replies after it."))
-        return state, source
-
-    def _person(self, view: SeatView, source: RandomSource) -> tuple[Move, RandomSource]:
-        assert self._current is not None
-        self._turns.append((self._current, len(self._history), source))
-        self._show(view)
-        return self._ask(view), source
 
     def _show(self, view: SeatView) -> None:
         palette = self.palette

@@ -14,15 +14,19 @@ Every document with a layout of its own carries a ``format`` tag, and
 every one is described by ``specs/vectors/schema.json``.
 """
 
-from sniff_rules.formats.event_json import event_to_data
-from sniff_rules.formats.geometry_json import geometry_to_data, geometry_to_json
+from sniff_rules.formats.event_json import event_document, event_to_data, event_to_json
+from sniff_rules.formats.geometry_json import geometry_document, geometry_to_data, geometry_to_json
 from sniff_rules.formats.notation import parse_move, parse_placement, parse_point, parse_tile, parse_typed_move
 from sniff_rules.formats.record_json import record_from_json, record_to_json
 from sniff_rules.formats.state_json import state_from_json, state_to_json
+from sniff_rules.formats.table_json import table_from_json, table_to_json
 from sniff_rules.formats.view_json import seat_view_to_data, seat_view_to_json
 
 __all__ = [
+    "event_document",
     "event_to_data",
+    "event_to_json",
+    "geometry_document",
     "geometry_to_data",
     "geometry_to_json",
     "parse_move",
@@ -36,4 +40,6 @@ __all__ = [
     "seat_view_to_json",
     "state_from_json",
     "state_to_json",
+    "table_from_json",
+    "table_to_json",
 ]

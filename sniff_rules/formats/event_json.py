@@ -6,11 +6,17 @@ event as played holds every hand it deals.
 
 from __future__ import annotations
 
+import json
+from typing import Final
+
 from sniff_rules.errors import InvalidStateError
 from sniff_rules.formats.state_json import lot_to_data, settlement_to_data, tiles_to_data
 from sniff_rules.formats.strict_json import JsonObject, JsonValue
 from sniff_rules.play.events import Dealt, Drew, Event, MatchWon, Passed, Placed, RoundEnded
 from sniff_rules.tiles import Tile
+
+EVENT_FORMAT: Final = "sniff-rules/event@1"
+"""The ``format`` tag of a lone event's document (:func:`event_document`); an event within a view carries none."""
 
 
 def _hands_data(hands: tuple[tuple[Tile, ...] | None, ...]) -> list[JsonValue]:
@@ -83,3 +89,17 @@ def event_to_data(event: Event) -> JsonObject:
             "hands": _hands_data(event.hands),
         }
     raise InvalidStateError("FORMAT-3", f"event_to_data writes an event, got {event!r:.200}")
+
+
+def event_document(event: Event) -> JsonObject:
+    """``event`` as a document of its own (``$defs/eventDocument``): its format tag, then :func:`event_to_data`.
+
+    >>> event_document(Passed(1, (0, 5)))
+    {'format': 'sniff-rules/event@1', 'event': 'passed', 'seat': 1, 'open_values': [0, 5]}
+    """
+    return {"format": EVENT_FORMAT, **event_to_data(event)}
+
+
+def event_to_json(event: Event) -> str:
+    """``event`` as compact JSON text, its format tag first (see :func:`event_document`)."""
+    return json.dumps(event_document(event), separators=(",", ":"))

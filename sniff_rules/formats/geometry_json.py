@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import json
+from typing import Final
 
 from sniff_rules.draw.geometry import LayoutGeometry
 from sniff_rules.formats.strict_json import JsonObject, JsonValue
+
+GEOMETRY_FORMAT: Final = "sniff-rules/geometry@1"
+"""The ``format`` tag of a geometry document (:func:`geometry_document`); a vector file's geometries carry none."""
 
 
 def geometry_to_data(picture: LayoutGeometry) -> JsonObject:
@@ -26,6 +30,11 @@ def geometry_to_data(picture: LayoutGeometry) -> JsonObject:
     return {"tiles": tiles, "points": points}
 
 
+def geometry_document(picture: LayoutGeometry) -> JsonObject:
+    """``picture`` as a document of its own (``$defs/geometryDocument``): its format tag, then its data."""
+    return {"format": GEOMETRY_FORMAT, **geometry_to_data(picture)}
+
+
 def geometry_to_json(picture: LayoutGeometry) -> str:
-    """``picture`` as compact JSON text (see :func:`geometry_to_data`)."""
-    return json.dumps(geometry_to_data(picture), separators=(",", ":"))
+    """``picture`` as compact JSON text, its format tag first (see :func:`geometry_document`)."""
+    return json.dumps(geometry_document(picture), separators=(",", ":"))

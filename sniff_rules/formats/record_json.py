@@ -57,6 +57,7 @@ MAX_RECORD_DEALS: Final = 1 << 12
 """Most deals a record holds, one per round."""
 
 _RECORD_KEYS: Final = ("format", "rules", "seed", "deals", "moves")
+_PAUSED_KEYS: Final = (*_RECORD_KEYS, "paused")
 _DEAL_KEYS: Final = ("order", "opener")
 
 
@@ -73,13 +74,17 @@ def record_to_data(record: MatchRecord) -> JsonObject:
         raise NotationError(JSON_RULE, f"only a seed within ±(2**53 - 1) has a JSON form, got {record.seed}")
     deals: list[JsonValue] = [{"order": tiles_to_data(deal.order), "opener": deal.opener} for deal in record.deals]
     moves: list[JsonValue] = [str(move) for move in record.moves]
-    return {
+    data: JsonObject = {
         "format": RECORD_FORMAT,
         "rules": rules_to_data(record.rules),
         "seed": record.seed,
         "deals": deals,
         "moves": moves,
     }
+    if record.paused:
+        # Written only when true, so every record that deals on reads as it did before the key existed.
+        data["paused"] = True
+    return data
 
 
 def record_to_json(record: MatchRecord) -> str:
@@ -104,7 +109,10 @@ def _deal_from_data(value: JsonValue, rules: Rules, what: str) -> Deal:
 
 def record_from_data(value: JsonValue) -> MatchRecord:
     """The record a JSON object describes, after replaying it (see the module's docstring)."""
-    data = json_object(value, "a record", _RECORD_KEYS)
+    paused = isinstance(value, dict) and "paused" in value
+    data = json_object(value, "a record", _PAUSED_KEYS if paused else _RECORD_KEYS)
+    if paused and data["paused"] is not True:
+        raise NotationError(JSON_RULE, f"paused is true when written, got {data['paused']!r:.40}")
     if data["format"] != RECORD_FORMAT:
         raise NotationError(JSON_RULE, f"format is {RECORD_FORMAT!r}, got {data['format']!r:.40}")
     rules = rules_from_data(data["rules"])
@@ -122,7 +130,7 @@ def record_from_data(value: JsonValue) -> MatchRecord:
             moves.append(parse_move(text))
         except NotationError as err:
             raise NotationError(err.rule, f"moves[{index}]: {_message(err)}") from None
-    record = MatchRecord(rules, seed, deals, tuple(moves))
+    record = MatchRecord(rules, seed, deals, tuple(moves), paused)
     for _ in record.replay():
         pass
     return record

@@ -68,7 +68,10 @@ def seat_view_to_data(view: SeatView) -> JsonObject:
     Keys in a fixed order; tiles, placements, points and moves in their
     text forms, each option beside its text as data (:func:`option_to_data`);
     ``history`` the round's events as the seat sees them
-    (``$defs/event``); ``lacking`` the values each seat's hand lacks.
+    (``$defs/event``); ``lacking`` the values each seat's hand lacks;
+    ``sides`` the seats of each side (so no client hard-codes 0+2 / 1+3).
+    Where a key differs from the field's name (``round``, ``drawn``) the
+    schema's ``$defs/seatView`` says so.
 
     >>> from sniff_rules import Rules, new_match
     >>> from sniff_rules.play.events import Dealt
@@ -87,6 +90,7 @@ def seat_view_to_data(view: SeatView) -> JsonObject:
         "format": SEAT_VIEW_FORMAT,
         "seat": view.seat,
         "rules": rules_to_data(view.rules),
+        "sides": [list(view.rules.seats_of(side)) for side in range(view.rules.sides)],
         "phase": view.phase.value,
         "round": view.round_number,
         "opener": view.opener,

@@ -38,6 +38,7 @@ from sniff_rules.play.registry import (
 )
 from sniff_rules.play.sampler import DealSampler, SampledDeal
 from sniff_rules.play.search import SearchBot
+from sniff_rules.play.table import SeatTokenError, StaleVersionError, Table, TableSeat
 from sniff_rules.play.view import MoveOption, Observation, SeatView, observe, present_seat_view, seat_view
 
 __all__ = [
@@ -63,8 +64,12 @@ __all__ = [
     "RoundLog",
     "SampledDeal",
     "SearchBot",
+    "SeatTokenError",
     "SeatView",
+    "StaleVersionError",
     "Step",
+    "Table",
+    "TableSeat",
     "apply_with_events",
     "bot_label",
     "bot_policy",

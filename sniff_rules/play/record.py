@@ -94,12 +94,22 @@ class MatchRecord:
     Exactly one of ``seed`` (an int) and ``deals`` (one :class:`Deal` per
     round, the first included) is given. The moves run across rounds: a
     round's first move follows the last move of the round before.
+    ``paused`` says that the record ends at a settled round not yet dealt
+    on, as a live table waits there for a seat to ask for the next round
+    (:meth:`paused_at_round_end`); a record that is not paused deals the next
+    round as soon as one is settled.
     """
 
     rules: Rules = attrs.field(validator=_check_rules)
     seed: int | None = attrs.field(validator=_check_seed)
     deals: tuple[Deal, ...] = attrs.field()
     moves: tuple[Move, ...] = attrs.field(default=(), validator=_check_moves)
+    paused: bool = attrs.field(default=False)
+
+    @paused.validator
+    def _check_paused(self, _attribute: object, paused: object) -> None:
+        if type(paused) is not bool:
+            raise InvalidStateError("FORMAT-3", f"a record's paused is a bool, got {paused!r:.200}")
 
     @deals.validator
     def _check_deals(self, _attribute: object, deals: object) -> None:
@@ -119,8 +129,19 @@ class MatchRecord:
         return cls(rules, None, tuple(deals), tuple(moves))
 
     def with_moves(self, *moves: Move) -> MatchRecord:
-        """This record with ``moves`` played after its own; :meth:`replay` checks them."""
-        return attrs.evolve(self, moves=self.moves + moves)
+        """This record with ``moves`` played after its own; :meth:`replay` checks them.
+
+        A move after a pause is played in the round dealt next, so the record is no longer paused.
+        """
+        return attrs.evolve(self, moves=self.moves + moves, paused=self.paused and not moves)
+
+    def paused_at_round_end(self, paused: bool = True) -> MatchRecord:
+        """This record ending at its settled round, not dealt on (``paused``), or dealing on (not ``paused``).
+
+        :meth:`replay` refuses a paused record whose moves do not end a round
+        short of the match's end (END-1).
+        """
+        return attrs.evolve(self, paused=paused)
 
     def with_deal(self, deal: Deal) -> MatchRecord:
         """This record with one more round dealt by the frontend."""
@@ -135,6 +156,8 @@ class MatchRecord:
         while one is left; a deal never reached is refused (SETUP-5).
         """
         deals = iter(enumerate(self.deals))
+        # Read once: a sealed value's fields are fixed, and the loop below reads it once per round.
+        paused = self.paused
         state = self._deal(None, deals)
         assert state is not None
         yield Step(None, (Dealt.of(state),), state)
@@ -149,7 +172,11 @@ class MatchRecord:
             except IllegalMoveError as err:
                 raise IllegalMoveError(err.rule, f"move {index} ({move}): {_message(err)}") from None
             yield Step(move, events, state)
-        if state.phase is Phase.ROUND_OVER:
+        if paused and state.phase is not Phase.ROUND_OVER:
+            raise InvalidStateError(
+                "END-1", f"a paused record ends at a settled round; its moves end in {state.phase.value}"
+            )
+        if state.phase is Phase.ROUND_OVER and not paused:
             dealt = self._deal(state, deals)
             if dealt is not None:
                 yield Step(None, (Dealt.of(dealt),), dealt)

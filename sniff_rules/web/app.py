@@ -14,6 +14,9 @@ WebSocket:
 - ``POST /api/move`` ``{"move": "14 high", "version": 7}`` plays the
   person's move as typed, ``POST /api/next-round`` ``{"version": 9}`` deals
   on after a settled round, ``DELETE /api/session`` ends the session;
+- ``GET /api/record`` the match record (``$defs/matchRecord``, what
+  ``sniff-rules replay`` plays), once the match is over: a record holds
+  every hand and the seed of every deal, so before the end it is a 409;
 - ``/api/updates``, a WebSocket: the page sends ``{"session": id}`` once
   and receives the snapshot after every change, each bot move as soon as
   it is decided.
@@ -56,6 +59,7 @@ except ModuleNotFoundError as missing:  # pragma: no cover - the extra is instal
 
 from sniff_rules.draw.svg import svg
 from sniff_rules.errors import SniffError
+from sniff_rules.formats.record_json import record_to_data
 from sniff_rules.formats.strict_json import (
     JsonObject,
     JsonValue,
@@ -101,7 +105,8 @@ SeedSource = Callable[[], int]
 
 
 def _fresh_seed() -> int:
-    return secrets.randbits(63)
+    # Below 2**53, so the match record's JSON can carry the seed (a JavaScript reader would round a larger one).
+    return secrets.randbits(53)
 
 
 def default_layouter() -> Layouter:
@@ -350,6 +355,12 @@ def create_app(
         return answer(session)
 
     @refusing
+    async def record(request: Request) -> Response:
+        session = session_of(request)
+        headers = {"cache-control": "no-store", "content-disposition": 'attachment; filename="sniff-match.json"'}
+        return JSONResponse(record_to_data(session.table.record()), headers=headers)
+
+    @refusing
     async def end(request: Request) -> Response:
         key = request.headers.get(SESSION_HEADER, "")
         session = store.remove(key) if key else None
@@ -394,6 +405,7 @@ def create_app(
             Route("/api/snapshot", snapshot, methods=["GET"]),
             Route("/api/move", move, methods=["POST"]),
             Route("/api/next-round", deal, methods=["POST"]),
+            Route("/api/record", record, methods=["GET"]),
             Route("/api/session", end, methods=["DELETE"]),
             WebSocketRoute("/api/updates", updates),
         ],

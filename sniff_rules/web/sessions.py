@@ -31,7 +31,7 @@ import re
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Final, Generic, TypeVar
 
 from sniff_rules.errors import SniffError
@@ -39,21 +39,21 @@ from sniff_rules.formats.notation import parse_typed_move
 from sniff_rules.formats.strict_json import JsonObject, JsonValue
 from sniff_rules.formats.view_json import seat_view_to_data
 from sniff_rules.moves import Move
-from sniff_rules.play.driver import Policy
-from sniff_rules.play.events import Dealt, Event, Placed, apply_with_events
+from sniff_rules.play.events import Event, Placed
+from sniff_rules.play.record import MatchRecord
 from sniff_rules.play.registry import (
     BOT_CHOICES,
     BOT_RULE,
     DEFAULT_BOT,
     BotNameError,
     bot_label,
-    bot_policy,
     parse_bot,
 )
-from sniff_rules.play.view import SeatView, seat_view
-from sniff_rules.randomness import RandomSource, SplitMix64
+from sniff_rules.play.table import Table as LiveTable
+from sniff_rules.play.view import SeatView
+from sniff_rules.randomness import RandomSource
 from sniff_rules.rules import Rules, Seat
-from sniff_rules.state import Phase, State, new_match, next_round
+from sniff_rules.state import Phase, State
 
 SNAPSHOT_FORMAT: Final = "sniff-rules/web-snapshot@1"
 """The ``format`` tag of what the page receives."""
@@ -137,6 +137,8 @@ class Table:
     """One match between a person at ``seat`` and a bot at every other seat (``bots[seat]`` is ``"person"``).
 
     ``seed`` deals the match, ``bot_seed`` seeds the bots' random source; both stay on the server.
+    The match is a live :class:`sniff_rules.play.table.Table` (:attr:`live`), the one match loop of
+    live play; this class reads people's typed moves and answers with HTTP refusals and snapshots.
     """
 
     def __init__(
@@ -147,19 +149,35 @@ class Table:
         seed: int,
         bot_seed: int,
         layouter: Layouter = plain_layout,
+        token: str | None = None,
     ) -> None:
         check_players(rules.players, seat, bots)
         self.rules: Final = rules
         self.seat: Final = seat
         self.kinds: Final = bots
-        self._policies: Final[Mapping[Seat, Policy[SeatView]]] = {
-            other: bot_policy(kind) for other, kind in enumerate(bots) if kind != PERSON
-        }
         self.layouter: Final = layouter
-        self.state: State = new_match(rules, seed=seed)
-        self.events: list[Event] = [Dealt.of(self.state)]
-        self.bot_source: RandomSource = SplitMix64.from_seed(bot_seed)
-        self.version = 1
+        self.token: Final = secrets.token_urlsafe(32) if token is None else token
+        self.live: LiveTable = LiveTable.new(rules, bots, (self.token,), seed=seed, bot_seed=bot_seed)
+
+    @property
+    def state(self) -> State:
+        """The match's state: every hand; never sent."""
+        return self.live.state
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """Every event of the match, nothing hidden; never sent whole."""
+        return self.live.events
+
+    @property
+    def bot_source(self) -> RandomSource:
+        """The bots' random source; never sent."""
+        return self.live.bot_source
+
+    @property
+    def version(self) -> int:
+        """The live table's version: one more with every change."""
+        return self.live.version
 
     # ------------------------------------------------------------ what the page sees
 
@@ -175,7 +193,7 @@ class Table:
 
     def view(self) -> SeatView:
         """The person's seat view: everything the page may know."""
-        return seat_view(self.state, self.seat, self.events)
+        return self.live.view(self.token)
 
     def snapshot(self) -> JsonObject:
         """What the person's page receives: the table's version and players, the seat view's JSON, the layout drawn.
@@ -206,6 +224,12 @@ class Table:
             "view": seat_view_to_data(view),
         }
 
+    def record(self) -> MatchRecord:
+        """The match record, once the match is over (409 before: a record holds every hand)."""
+        if self.state.phase is not Phase.MATCH_OVER:
+            raise WebError(409, "match-not-over", "the record holds every hand: it is served once the match is over")
+        return self.live.record
+
     # ------------------------------------------------------------ what the person does
 
     def _check_version(self, version: int) -> None:
@@ -235,7 +259,7 @@ class Table:
             move = parse_typed_move(text, self.view().legal_moves)
         except SniffError as refusal:
             raise WebError(422, "illegal-move", str(refusal), refusal.rule) from None
-        self._apply(move)
+        self.live = self.live.play(self.token, move, version)
         return move
 
     def deal_next_round(self, version: int) -> None:
@@ -243,40 +267,28 @@ class Table:
         self._check_version(version)
         if self.state.phase is not Phase.ROUND_OVER:
             raise WebError(409, "not-round-over", f"the round is not over: the {self.status.replace('-', ' ')}")
-        self.state = next_round(self.state)
-        self.events.append(Dealt.of(self.state))
-        self.version += 1
-
-    def _apply(self, move: Move) -> None:
-        self.state, happened = apply_with_events(self.state, move)
-        self.events += happened
-        self.version += 1
+        self.live = self.live.deal_on(version, self.token)
 
     # ------------------------------------------------------------ the bots
 
     @property
     def bot_to_move(self) -> bool:
         """Whether a bot is to move now."""
-        return self.state.phase is Phase.PLAYING and self.state.to_move != self.seat
+        return self.live.bot_to_move
 
-    def decide_bot(self) -> tuple[int, Move, RandomSource]:
-        """The move of the bot to move, from its own seat's view: (the version it saw, the move, its next source).
+    def decide_bot(self) -> LiveTable:
+        """The table after the bot to move plays, from its own seat's view; this table unchanged.
 
-        Reads the table only, so it may run in a worker thread; :meth:`commit_bot` plays the answer.
+        Reads the table only, so it may run in a worker thread; :meth:`commit_bot` keeps the answer.
         """
         if not self.bot_to_move:
             raise WebError(409, "not-bot-turn", "no bot is to move")
-        seat = self.state.to_move
-        move, source = self._policies[seat](seat_view(self.state, seat, self.events), self.bot_source)
-        return self.version, move, source
+        return self.live.step_bot()
 
-    def commit_bot(self, decision: tuple[int, Move, RandomSource]) -> None:
-        """Play a bot's decided move, unless the table moved on since it was decided (then nothing changes)."""
-        version, move, source = decision
-        if version != self.version or not self.bot_to_move:
-            return
-        self._apply(move)
-        self.bot_source = source
+    def commit_bot(self, decided: LiveTable) -> None:
+        """Keep a bot's decided move, unless the table moved on since it was decided (then nothing changes)."""
+        if decided.version == self.version + 1 and decided.record.moves[:-1] == self.live.record.moves:
+            self.live = decided
 
 
 T = TypeVar("T")

@@ -253,6 +253,7 @@ function drawRoundEnd(view) {
     $("round-end-title").textContent = `${statusText(shown)} Final scores ${last.scores.join("–")}.`;
   }
   $("next-round").hidden = last.event !== "round-ended";
+  $("download-record").hidden = shown.status !== "match-over";
 }
 
 // ------------------------------------------------------------------ the person's input
@@ -283,6 +284,15 @@ $("typed-form").addEventListener("submit", (event) => { event.preventDefault(); 
 $("next-round").addEventListener("click", async () => {
   try { render((await api("POST", "/api/next-round", { version: shown.version })).snapshot); }
   catch (err) { $("message").textContent = err.message; }
+});
+$("download-record").addEventListener("click", async () => {
+  // The server serves the record once the match is over; it is what `sniff-rules replay FILE` plays.
+  try {
+    const record = await api("GET", "/api/record");
+    const link = el("a", { href: URL.createObjectURL(new Blob([JSON.stringify(record)], { type: "application/json" })), download: "sniff-match.json" });
+    link.click();
+    URL.revokeObjectURL(link.href);
+  } catch (err) { $("message").textContent = err.message; }
 });
 $("new-match").addEventListener("click", () => {
   if (session) api("DELETE", "/api/session").catch(() => {});
