@@ -57,6 +57,28 @@ def schema_keys() -> frozenset[str]:
     return frozenset(keys)
 
 
+def protocol_words() -> frozenset[str]:
+    """The protocol's own words: its keys, the names of its requests and answers, its roles and commands."""
+    words: set[str] = {"engine", "bot", "play", "simulate"}
+
+    def walk(value: object) -> None:
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if key == "properties" and isinstance(item, dict):
+                    words.update(item)
+                elif key == "const" and isinstance(item, str):
+                    words.add(item)
+                elif key == "enum" and isinstance(item, list):
+                    words.update(entry for entry in item if isinstance(entry, str))
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    walk(json.loads((SPECS / "protocol.schema.json").read_text(encoding="utf-8")))
+    return frozenset(words)
+
+
 def normative_paragraphs(text: str) -> Iterator[str]:
     """The paragraphs of a page outside its sections and paragraphs marked as not binding."""
     binding = True
@@ -90,7 +112,7 @@ PAGES = sorted(path.name for path in SPECS.glob("*.md") if path.name not in NOT_
 @pytest.mark.parametrize("page", PAGES)
 def test_the_normative_text_names_no_python(page: str) -> None:
     """No binding paragraph of a spec page names a Python module, class or function."""
-    names, allowed = python_names(), schema_keys() | SPEC_WORDS
+    names, allowed = python_names(), schema_keys() | protocol_words() | SPEC_WORDS
     text = (SPECS / page).read_text(encoding="utf-8")
     found = [name for paragraph in normative_paragraphs(text) for name in python_names_in(paragraph, names, allowed)]
     assert [] == found
@@ -98,7 +120,7 @@ def test_the_normative_text_names_no_python(page: str) -> None:
 
 def test_the_check_finds_python_names() -> None:
     """A paragraph naming a module or a function fails; one naming JSON keys and spec words passes."""
-    names, allowed = python_names(), schema_keys() | SPEC_WORDS
+    names, allowed = python_names(), schema_keys() | protocol_words() | SPEC_WORDS
     assert ["sniff_rules or a .py file", "sniff_rules.position.problems(state)"] == python_names_in(
         "`sniff_rules.position.problems(state)` returns every reason", names, allowed
     )
