@@ -99,3 +99,24 @@ def test_svg_writes_one_picture_a_move(tmp_path: Path) -> None:
     assert [f"move-{number:04}.svg" for number in range(1, len(record.moves) + 1)] == written
     root = ElementTree.parse(tmp_path / "pictures" / written[-1]).getroot()
     assert "{http://www.w3.org/2000/svg}svg" == root.tag
+
+
+def test_an_odd_record_path_ends_in_one_line_with_the_rule(tmp_path: Path) -> None:
+    """A record name the system cannot look up (300 characters) ends in one FORMAT-2 line and status 2."""
+    done = _replay("r" * 300)
+    assert (2, "", 1) == (done.returncode, done.stdout, len(done.stderr.splitlines()))
+    assert done.stderr.startswith("sniff-rules replay: FORMAT-2: ")
+
+
+def test_an_svg_folder_that_cannot_be_had_ends_in_one_line_with_the_rule(tmp_path: Path) -> None:
+    """--svg naming a file, a path under a file, an unmakeable folder, a 300-character name or a folder
+    whose first picture's name is taken ends in one FORMAT-3 line and status 2, never a traceback."""
+    a_file = tmp_path / "a-file"
+    a_file.write_text("", encoding="utf-8")
+    taken = tmp_path / "taken"
+    (taken / "move-0001.svg").mkdir(parents=True)
+    folders = [a_file, a_file / "under", Path("/proc/sniff-rules-pictures"), tmp_path / ("d" * 300), taken]
+    for folder in folders:
+        done = _replay("2p-01", "--brief", "--svg", str(folder))
+        assert (2, 1) == (done.returncode, len(done.stderr.splitlines())), (folder, done.stderr)
+        assert done.stderr.startswith("sniff-rules replay: FORMAT-3: --svg "), done.stderr

@@ -271,16 +271,16 @@ def replay_command(args: argparse.Namespace, out: TextIO) -> int:
     import sniff_rules.cli.replay as replaying
     from sniff_rules.draw.narration import COLOUR, PLAIN, colour_wanted, unicode_ok
 
-    try:
-        record, label = replaying.load_record(args.record)
-    except SniffError as refusal:
-        print(f"sniff-rules replay: {printable(str(refusal))}", file=sys.stderr)
-        return 2
-    picture = None if args.svg is None else replaying.svg_writer(args.svg)
     palette = COLOUR if colour_wanted(out) else PLAIN
     ascii_only = args.ascii or not unicode_ok(out)
     width = _terminal_width(out)
-    replaying.replay(record, label, out, palette, width, picture, drawn=not args.brief, ascii_only=ascii_only)
+    try:
+        record, label = replaying.load_record(args.record)
+        picture = None if args.svg is None else replaying.svg_writer(args.svg)
+        replaying.replay(record, label, out, palette, width, picture, drawn=not args.brief, ascii_only=ascii_only)
+    except SniffError as refusal:
+        print(f"sniff-rules replay: {printable(str(refusal))}", file=sys.stderr)
+        return 2
     return 0
 
 

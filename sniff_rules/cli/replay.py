@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Final, TextIO
 
 from sniff_rules.draw.narration import PLAIN, Palette, Seating, describe, layout_picture
-from sniff_rules.errors import NotationError
+from sniff_rules.errors import NotationError, SniffError
 from sniff_rules.formats.notation import parse_move
 from sniff_rules.formats.record_json import MAX_RECORD_CHARS, record_from_json
 from sniff_rules.formats.state_json import rules_from_data
@@ -33,9 +33,21 @@ from sniff_rules.state import State
 RECORDED_NAME: Final = re.compile(r"([234])p-[0-9]{1,4}")
 """How the recorded vectors name their matches: the players, then a number."""
 
+ARGUMENT_RULE: Final = "FORMAT-3"
+"""The rule an argument outside its range breaks: here a folder the pictures cannot go into."""
+
 
 class ReplayError(NotationError):
     """A record that cannot be read: no such file or recorded match, or not a record (FORMAT-2)."""
+
+
+class PictureFolderError(SniffError):
+    """An ``--svg`` folder that cannot be made or written into (FORMAT-3: an argument outside its range)."""
+
+
+def _reason(err: OSError) -> str:
+    # strerror alone ("File name too long") says why without repeating a path that may be 300 characters long.
+    return err.strerror or type(err).__name__
 
 
 def _recorded(name: str) -> MatchRecord:
@@ -69,12 +81,18 @@ def _recorded(name: str) -> MatchRecord:
 def load_record(name: str) -> tuple[MatchRecord, str]:
     """The match ``name`` names, a record's JSON file or a recorded match, and how to call it."""
     path = Path(name)
-    if path.is_file():
+    try:
+        is_file = path.is_file()
+    except (OSError, ValueError) as err:
+        # A name the system cannot look up (too long, a NUL byte) names no record file.
+        reason = _reason(err) if isinstance(err, OSError) else "not a path"
+        raise ReplayError(JSON_RULE, f"{name!r:.80} cannot be looked up as a file: {reason}") from None
+    if is_file:
         try:
             with path.open("rb") as stream:
                 data = stream.read(MAX_RECORD_CHARS + 1)
         except OSError as err:
-            raise ReplayError(JSON_RULE, f"cannot read {name}: {err.strerror}") from None
+            raise ReplayError(JSON_RULE, f"cannot read {name!r:.80}: {_reason(err)}") from None
         return record_from_json(data), name
     if RECORDED_NAME.fullmatch(name):
         return _recorded(name), f"recorded match {name}"
@@ -123,12 +141,28 @@ def replay(
 
 
 def svg_writer(directory: Path) -> Callable[[State, int], None]:
-    """A ``picture`` for :func:`replay` writing ``move-0001.svg`` ... into ``directory``."""
+    """A ``picture`` for :func:`replay` writing ``move-0001.svg`` ... into ``directory``.
+
+    The folder is made here, before any move is told, so that a folder
+    that cannot be made is refused at once; a picture that cannot be
+    written is refused when it comes. Both raise :class:`PictureFolderError`.
+    """
     from sniff_rules.draw.svg import svg
 
-    directory.mkdir(parents=True, exist_ok=True)
+    shown = f"{str(directory)!r:.80}"
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except (OSError, ValueError) as err:
+        # FileExistsError (a file of that name), NotADirectoryError (under a file),
+        # PermissionError, File name too long: each is a folder this run cannot have.
+        reason = _reason(err) if isinstance(err, OSError) else "not a path"
+        raise PictureFolderError(ARGUMENT_RULE, f"--svg {shown}: cannot make the folder: {reason}") from None
 
     def write(state: State, number: int) -> None:
-        (directory / f"move-{number:04}.svg").write_text(svg(state), encoding="utf-8")
+        name = f"move-{number:04}.svg"
+        try:
+            (directory / name).write_text(svg(state), encoding="utf-8")
+        except OSError as err:
+            raise PictureFolderError(ARGUMENT_RULE, f"--svg {shown}: cannot write {name}: {_reason(err)}") from None
 
     return write

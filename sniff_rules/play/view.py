@@ -13,14 +13,15 @@ server sends a seat: unlike a state's JSON it holds no secret.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
 
 import attrs
 
-from sniff_rules._fast import sealed
+from sniff_rules._fast import sealed, unchecked_constructor
 from sniff_rules.errors import InvalidStateError
 from sniff_rules.layout import Layout
 from sniff_rules.moves import Move, Place, legal_moves
-from sniff_rules.play.events import Event, MatchWon, RoundEnded
+from sniff_rules.play.events import Drew, Event, MatchWon, Placed, RoundEnded
 from sniff_rules.play.history import RoundLog
 from sniff_rules.randomness import LotRound
 from sniff_rules.rules import Rules, Seat, Side, check_seat
@@ -101,7 +102,7 @@ class MoveOption:
 
 
 @sealed()
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)
 class SeatView:
     """Everything seat ``seat`` may know (SETUP-6), built by :func:`seat_view`.
 
@@ -140,6 +141,12 @@ class SeatView:
     revealed_hands: tuple[tuple[Tile, ...], ...] | None
     winner: Side | None
 
+    def __attrs_post_init__(self) -> None:
+        # A view built by hand (or by attrs.evolve) is checked against its own log, so that
+        # the sampler and the bots never meet a view no round could give; seat_view, which
+        # builds its views from a state, skips this through _trusted_view.
+        _check_view(self)
+
     @property
     def legal_moves(self) -> tuple[Move, ...]:
         """The legal moves on the seat's turn (TURN-1); none on another's turn."""
@@ -156,6 +163,58 @@ class SeatView:
         from sniff_rules.draw.svg import svg
 
         return svg(self)
+
+
+_trusted_view: Final = unchecked_constructor(SeatView)
+
+
+def _refuse(message: str) -> InvalidStateError:
+    return InvalidStateError("FORMAT-3", f"a SeatView {message}")
+
+
+def _held_by_log(log: RoundLog, seat: Seat) -> list[Tile] | None:
+    """The tiles ``seat``'s own log says it holds now, or None when the log does not show them all."""
+    dealt = log.deal.hands[seat]
+    if dealt is None:
+        return None
+    held = list(dealt)
+    for event in log.events:
+        if type(event) is Drew and event.seat == seat:
+            if event.tile is None:
+                return None
+            held.append(event.tile)
+        elif type(event) is Placed and event.seat == seat and event.tile in held:
+            held.remove(event.tile)
+    return held
+
+
+def _check_view(view: SeatView) -> None:
+    """Refuse (FORMAT-3) a view whose fields are of another type or disagree with its own log."""
+    if type(view.rules) is not Rules:
+        raise _refuse(f"has rules of type {type(view.rules).__name__}")
+    check_seat(view.rules, view.seat, "SETUP-2", InvalidStateError)
+    log = view.history
+    if type(log) is not RoundLog or log.seat != view.seat:
+        raise _refuse(f"for seat {view.seat} needs that seat's RoundLog, got {log!r:.120}")
+    if type(view.phase) is not Phase or type(view.layout) is not Layout:
+        raise _refuse("has a phase and a layout of the wrong types")
+    placed = tuple(event.placement for event in log.placements)
+    facts = (view.round_number, view.hand_sizes, view.boneyard_size, view.layout.placements, view.opener, view.lot)
+    logged = (log.round_number, log.hand_sizes, log.boneyard_size, placed, log.opener, log.lot)
+    if facts != logged or log.players != view.rules.players:
+        raise _refuse(f"disagrees with its own log: {facts!r:.200} where the log gives {logged!r:.200}")
+    hand = view.hand
+    if type(hand) is not tuple or any(type(tile) is not Tile for tile in hand):
+        raise _refuse(f"hand is a tuple of tiles, got {hand!r:.200}")
+    held = _held_by_log(log, view.seat)
+    if held is None or sorted(hand) != sorted(held):
+        raise _refuse(f"hand {hand!r:.200} is not the one its log gives seat {view.seat}: {held!r:.200}")
+    if type(view.scores) is not tuple or len(view.scores) != len(log.deal.scores):
+        raise _refuse(f"has scores {view.scores!r:.200} for {log.players} players")
+    if type(view.options) is not tuple or any(type(option) is not MoveOption for option in view.options):
+        raise _refuse(f"options are a tuple of MoveOption, got {view.options!r:.200}")
+    if view.round_end is not log.end and view.round_end != log.end:
+        raise _refuse("has a round end its log does not")
 
 
 def _options(state: State) -> tuple[MoveOption, ...]:
@@ -214,7 +273,7 @@ def seat_view(state: State, seat: Seat, events: Iterable[Event]) -> SeatView:
         raise InvalidStateError("FORMAT-3", f"the events do not lead to this state: round {log.round_number} as logged")
     own_turn = seat == state.to_move and state.phase is Phase.PLAYING
     end = log.end
-    return SeatView(
+    return _trusted_view(
         seat=seat,
         rules=state.rules,
         phase=state.phase,
