@@ -37,5 +37,6 @@ settings.register_profile(
 settings.load_profile(os.environ.get("SNIFF_HYPOTHESIS_PROFILE", "fast"))
 
 # --doctest-modules would import every file under tests/; the deliberately
-# broken copies there are for crosshair alone (tests/test_contracts.py).
-collect_ignore = ["crosshair_broken"]
+# broken copies there are for crosshair alone (tests/test_contracts.py), and
+# tests/protocol holds engine processes that read their fault from argv.
+collect_ignore = ["crosshair_broken", "protocol"]
