@@ -32,7 +32,7 @@ import contextvars
 import json
 import os
 import stat
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Final
@@ -45,9 +45,11 @@ from sniff_rules.formats.state_json import rules_from_data, state_from_data, til
 from sniff_rules.formats.strict_json import (
     JSON_RULE,
     JsonValue,
+    json_array,
     json_field,
     json_int,
     json_object,
+    json_str,
     json_strs,
     load_json,
 )
@@ -388,3 +390,22 @@ def _wrap(words: list[str], indent: int) -> str:
             current = f"{current}, {word}" if current else word
     lines.append(current)
     return "[\n" + "\n".join(pad + line for line in lines) + "\n" + " " * indent + "]"
+
+
+def check_named_cases(
+    path: str, data: Mapping[str, JsonValue], check_case: Callable[[Mapping[str, JsonValue]], None]
+) -> list[VectorResult]:
+    """One result per named case of a file's ``cases``, each checked by ``check_case``; an empty file fails."""
+    results = []
+    for index, item in enumerate(json_array(json_field(data, "cases", path), "cases")):
+        case = json_object(item, f"cases[{index}]")
+        name = json_str(json_field(case, "name", "case"), "name")
+        try:
+            check_case(case)
+        except (Mismatch, SniffError) as err:
+            results.append(VectorResult(path, name, str(err)))
+        else:
+            results.append(VectorResult(path, name))
+    if not results:
+        results.append(VectorResult(path, "cases", "cases is empty: a vector file must assert something"))
+    return results

@@ -12,7 +12,6 @@ for the conformance runner.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import partial
 from typing import Final
 
 from sniff_rules.draw.geometry import Bounds, geometry
@@ -21,7 +20,6 @@ from sniff_rules.formats.geometry_json import geometry_to_data
 from sniff_rules.formats.strict_json import (
     JsonObject,
     JsonValue,
-    json_array,
     json_field,
     json_int,
     json_object,
@@ -29,7 +27,7 @@ from sniff_rules.formats.strict_json import (
     json_strs,
 )
 from sniff_rules.layout import Layout
-from sniff_rules.verify.vectors.files import Mismatch, VectorResult, dump_vector_json
+from sniff_rules.verify.vectors.files import Mismatch, VectorResult, check_named_cases, dump_vector_json
 
 GEOMETRY_FILE: Final = "geometry.json"
 REWRITE_COMMAND: Final = "python3 -m sniff_rules vectors --write"
@@ -324,16 +322,4 @@ def _check_case(case: Mapping[str, JsonValue]) -> None:
 
 def check_geometry_file(path: str, data: Mapping[str, JsonValue]) -> list[VectorResult]:
     """One result per case of a ``kind: geometry`` file."""
-    results = []
-    for index, item in enumerate(json_array(json_field(data, "cases", path), "cases")):
-        case = json_object(item, f"cases[{index}]")
-        name = json_str(json_field(case, "name", "case"), "name")
-        try:
-            partial(_check_case, case)()
-        except (Mismatch, SniffError) as err:
-            results.append(VectorResult(path, name, str(err)))
-        else:
-            results.append(VectorResult(path, name))
-    if not results:
-        results.append(VectorResult(path, "cases", "cases is empty: a vector file must assert something"))
-    return results
+    return check_named_cases(path, data, _check_case)

@@ -29,7 +29,6 @@ from sniff_rules.formats.state_json import rules_from_data, rules_to_data
 from sniff_rules.formats.strict_json import (
     JSON_RULE,
     JsonValue,
-    json_array,
     json_field,
     json_int,
     json_object,
@@ -38,7 +37,7 @@ from sniff_rules.formats.strict_json import (
     load_json,
 )
 from sniff_rules.randomness import SplitMix64
-from sniff_rules.verify.vectors.files import Mismatch, VectorResult
+from sniff_rules.verify.vectors.files import Mismatch, VectorResult, check_named_cases
 
 LIMITS_FILE: Final = "limits.json"
 SIDES: Final = ("inside", "outside")
@@ -110,16 +109,4 @@ def check_limit_case(case: Mapping[str, JsonValue]) -> None:
 
 def check_limits_file(path: str, data: Mapping[str, JsonValue]) -> list[VectorResult]:
     """One result per case of a ``kind: limits`` file; an empty file fails."""
-    results = []
-    for index, item in enumerate(json_array(json_field(data, "cases", path), "cases")):
-        case = json_object(item, f"cases[{index}]")
-        name = json_str(json_field(case, "name", "case"), "name")
-        try:
-            check_limit_case(case)
-        except (Mismatch, SniffError) as err:
-            results.append(VectorResult(path, name, str(err)))
-        else:
-            results.append(VectorResult(path, name))
-    if not results:
-        results.append(VectorResult(path, "cases", "cases is empty: a vector file must assert something"))
-    return results
+    return check_named_cases(path, data, check_limit_case)
