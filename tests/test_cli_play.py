@@ -85,14 +85,14 @@ def test_partners_are_shown_at_four_players() -> None:
     """At four players seat 2 is named as the person's partner and the scores are the partnerships'."""
     done = _play(4, 3, "1\n" * 2000)
     assert "seat 2 (your partner, greedy)" in done.stdout
-    assert _final_scores_line(done.stdout).startswith("Final scores: you and seat 2 ")
+    assert _final_scores_line(done.stdout).startswith("Final scores: you and seat 2: ")
 
 
 def test_each_turn_shows_the_table_count_open_points_hand_and_numbered_moves() -> None:
     """The person's turn draws the table, lists the count, the open points, the hand and each move with its points."""
     done = _play(2, 11, "1\n" * 2000)
     turn = done.stdout.split("your turn.")[2].split("Your move", 1)[0]
-    for heading in ("Boneyard", "Scores:", "\u2502", "end count", "Counted:", "open:", "Your hand:", "   1. "):
+    for heading in ("Boneyard", "Scores:", "\u2502", "end count", "Counted:", "open:", "Your hand:", "\n  1. "):
         assert heading in turn
 
 
@@ -275,7 +275,7 @@ def test_play_save_writes_a_record_that_replay_plays(tmp_path: Path, typed: str)
     saved = tmp_path / "match.json"
     done = _play(2, 11, typed, "--save", str(saved))
     assert 0 == done.returncode, done.stderr
-    assert f"Match record written to {saved}" in done.stdout
+    assert f"Match record written. To replay it:\n  sniff-rules replay {saved}\n" in done.stdout
     record = record_from_json(saved.read_text(encoding="utf-8"))
     if typed.endswith("quit\n"):
         assert 0 < len(record.moves) < 20

@@ -169,3 +169,47 @@ def test_the_pictures_in_specs_are_what_svg_draws(name: str) -> None:
     """SVG: specs/pictures holds the seed's examples as svg() draws them now (rewrite them from spec_pictures())."""
     assert spec_pictures()[name] == (PICTURES / name).read_text(encoding="utf-8")
     parsed(spec_pictures()[name])
+
+
+def _pips_of(group: ET.Element) -> list[tuple[float, float, float]]:
+    return [(float(c.get("cx", 0)), float(c.get("cy", 0)), float(c.get("r", 0))) for c in group.iter(f"{NS}circle")]
+
+
+@pytest.mark.parametrize(
+    "layout",
+    [
+        "[1|4] [4|4]>[1|4].high",
+        "[1|4] [1|1]>[1|4].low [4|6]>[1|4].high [6|6]>[4|6].high",
+        "[5|5] [2|5]>[5|5].chain-a [3|5]>[5|5].chain-b [4|5]>[5|5].arm-a [4|4]>[4|5].low",
+    ],
+)
+def test_a_counted_double_s_number_covers_none_of_its_pips(layout: str) -> None:
+    """COUNT-2's number sat on the middle of a double at the end of a line, over its pips."""
+    root = parsed(svg(Layout.parse(layout), bounds=None))
+    badges = with_class(root, "sniff-counted-double")
+    assert badges
+    tiles = {group.get("data-tile"): group for group in with_class(root, "sniff-tile")}
+    for badge in badges:
+        rect = badge.find(f"{NS}rect")
+        assert rect is not None
+        x, y = float(rect.get("x", 0)), float(rect.get("y", 0))
+        w, h = float(rect.get("width", 0)), float(rect.get("height", 0))
+        for cx, cy, r in _pips_of(tiles[badge.get("data-tile")]):
+            nearest_x, nearest_y = min(max(cx, x), x + w), min(max(cy, y), y + h)
+            assert (nearest_x - cx) ** 2 + (nearest_y - cy) ** 2 > r * r, (badge.get("data-tile"), cx, cy)
+
+
+@pytest.mark.parametrize("subject", [Layout.EMPTY, new_match(Rules.standard(2), seed=20)])
+def test_the_empty_table_s_sentence_fits_its_picture_once(subject: Layout | State) -> None:
+    """The sentence ran to 45 characters in a picture 180 units wide and was cut; each of its lines
+    now fits (at most 0.6 em a character in sans-serif) and it is said once."""
+    root = parsed(svg(subject))
+    width = float(root.get("viewBox", "0 0 0 0").split()[2])
+    said = [t for t in root.iter(f"{NS}text") if "empty" in (t.text or "") or "the lead" in (t.text or "")]
+    assert 2 == len(said)
+    for line in said:
+        size, x = float(line.get("font-size", 0)), float(line.get("x", 0))
+        half = 0.6 * size * len(line.text or "") / 2
+        assert "middle" == line.get("text-anchor")
+        assert 0 <= x - half, line.text
+        assert x + half <= width, line.text

@@ -193,10 +193,24 @@ def _names(text: str) -> list[str]:
     return [name for name in text.split(",") if name.strip()] or [text]
 
 
-def _terminal_width(out: TextIO) -> int:
+MIN_COLUMNS: Final = 40
+"""The narrowest terminal the games are laid out for: every line of ``play`` and ``replay`` fits it."""
+
+_WIDTH_HELP: Final = f"lay the text out in COLUMNS ({MIN_COLUMNS} to 500; default: the terminal's width, or 80)"
+
+
+def _columns(text: str) -> int:
+    if not (text.isascii() and text.isdigit()) or not MIN_COLUMNS <= int(text) <= 500:
+        raise argparse.ArgumentTypeError(f"a number of columns from {MIN_COLUMNS} to 500, got {text!r:.20}")
+    return int(text)
+
+
+def _terminal_width(out: TextIO, asked: int | None = None) -> int:
     import shutil
 
-    return max(40, shutil.get_terminal_size((80, 24)).columns) if out.isatty() else 80
+    if asked is not None:
+        return asked
+    return max(MIN_COLUMNS, shutil.get_terminal_size((80, 24)).columns) if out.isatty() else 80
 
 
 def play_command(args: argparse.Namespace, read: TextIO, out: TextIO) -> int:
@@ -219,7 +233,7 @@ def play_command(args: argparse.Namespace, read: TextIO, out: TextIO) -> int:
         return 2
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(3), "big")
     ascii_only = args.ascii or not unicode_ok(out)
-    settings = GameSettings(rules, args.seat, bots, seed, _terminal_width(out), ascii_only, args.save)
+    settings = GameSettings(rules, args.seat, bots, seed, _terminal_width(out, args.width), ascii_only, args.save)
     return Session(settings, read, out, COLOUR if colour_wanted(out) else PLAIN).run()
 
 
@@ -273,7 +287,7 @@ def replay_command(args: argparse.Namespace, out: TextIO) -> int:
 
     palette = COLOUR if colour_wanted(out) else PLAIN
     ascii_only = args.ascii or not unicode_ok(out)
-    width = _terminal_width(out)
+    width = _terminal_width(out, args.width)
     try:
         record, label = replaying.load_record(args.record)
         picture = None if args.svg is None else replaying.svg_writer(args.svg)
@@ -313,6 +327,7 @@ def _add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser])
     )
     person.add_argument("--target", type=int, default=None, help="points to win (default: the standard target)")
     person.add_argument("--ascii", action="store_true", help="draw the table without box-drawing characters")
+    person.add_argument("--width", type=_columns, default=None, metavar="COLUMNS", help=_WIDTH_HELP)
     person.add_argument(
         "--save", type=Path, default=None, metavar="FILE", help="write the match record to FILE at the end, for replay"
     )
@@ -322,7 +337,8 @@ def _add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser])
     many.add_argument(
         "--bots",
         default="greedy,random",
-        help=f"one bot per side, comma-separated (or one for all): {BOT_GRAMMAR}",
+        help="the bots, comma-separated: one for all, one per side, or at 4 players one per seat with "
+        f"partners (seats 0 and 2, 1 and 3) the same bot; each {BOT_GRAMMAR}",
     )
     many.add_argument("--seed", type=int, default=1, help="match i is dealt by seed + i (default 1)")
     many.add_argument("--target", type=int, default=None, help="points to win (default: the standard target)")
@@ -335,6 +351,7 @@ def _add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser])
     again.add_argument("--svg", type=Path, metavar="DIR", default=None, help="write one SVG picture per move")
     again.add_argument("--brief", action="store_true", help="one line a move, the table not drawn")
     again.add_argument("--ascii", action="store_true", help="draw the table without box-drawing characters")
+    again.add_argument("--width", type=_columns, default=None, metavar="COLUMNS", help=_WIDTH_HELP)
 
 
 def build_parser() -> argparse.ArgumentParser:

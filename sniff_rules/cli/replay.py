@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Final, TextIO
 
-from sniff_rules.draw.narration import PLAIN, Palette, Seating, describe, layout_picture
+from sniff_rules.draw.narration import PLAIN, Palette, Seating, describe, fit, layout_picture
 from sniff_rules.errors import NotationError, SniffError
 from sniff_rules.formats.notation import parse_move
 from sniff_rules.formats.record_json import MAX_RECORD_CHARS, record_from_json
@@ -120,16 +120,23 @@ def replay(
     """
     rules = record.rules
     seating = Seating.of(rules, {})
-    out.write(palette.bold(f"{label}: {rules.players} players, to {rules.target} points") + "\n")
+    out.writelines(
+        f"{line}\n"
+        for line in fit([palette.bold(f"{label}: {rules.players} players, to {rules.target} points")], width)
+    )
     state: State | None = None
     number = 0
     for step in record.replay():
         state = step.state
+        prefix = None
         if step.move is not None:
             number += 1
-            out.write(palette.quiet(f"{number:>4}. "))
+            prefix = palette.quiet(f"{number:>4}. ")
         for event in step.events:
-            out.writelines(line + "\n" for line in describe(event, seating, palette))
+            lines = describe(event, seating, palette)
+            if prefix is not None and lines:
+                lines[0], prefix = prefix + lines[0], None
+            out.writelines(line + "\n" for line in fit(lines, width, "      "))
             if type(event) is Placed and drawn:
                 out.write(layout_picture(state.layout, width, ascii_only) + "\n\n")
         if step.move is not None and picture is not None:

@@ -75,9 +75,14 @@ def lineup_for(rules: Rules, names: Sequence[str]) -> tuple[str, ...]:
         return names
     if len(names) == rules.players and all(names[seat] == names[seat % rules.sides] for seat in range(rules.players)):
         return names[: rules.sides]
+    seats = (
+        f", or one per seat ({rules.players}) with partners the same bot (seats 0 and 2, 1 and 3)"
+        if rules.partnerships
+        else ""
+    )
     raise SimulationError(
         "SETUP-2",
-        f"{rules.players} players need one bot for all, or one per side ({rules.sides}), got {len(names)}: "
+        f"{rules.players} players need one bot for all, or one per side ({rules.sides}){seats}; got {len(names)}: "
         + ",".join(names),
     )
 

@@ -28,14 +28,15 @@ from typing import Final, TextIO
 
 import attrs
 
-from sniff_rules.draw.narration import PLAIN, Palette, Seating, count_text, describe, layout_picture
+from sniff_rules.draw.narration import PLAIN, Palette, Seating, count_text, describe, fit, layout_picture
+from sniff_rules.draw.text import options_text
 from sniff_rules.errors import InvalidStateError, SniffError
 from sniff_rules.formats.notation import parse_typed_move
 from sniff_rules.formats.record_json import record_to_json
-from sniff_rules.moves import Draw, Move, Place
+from sniff_rules.moves import Move
 from sniff_rules.play.registry import parse_bot
 from sniff_rules.play.table import PERSON, Table
-from sniff_rules.play.view import MoveOption, SeatView
+from sniff_rules.play.view import SeatView
 from sniff_rules.rules import Rules, Seat
 from sniff_rules.state import Phase
 from sniff_rules.verify.vectors.recorded_play import POLICY_SEED_OFFSET
@@ -44,7 +45,7 @@ HELP: Final = """\
 Type one of:
   a number        the move of that number in the list
   a tile          14, 1-4 or [1|4]: its one legal placement (or the lead);
-                  two digits are a tile when the list is shorter than that number
+                  two digits beyond the list's numbers are a tile
   a tile and where
                   14 on 46, 14 on 4 (an open value), 1-4 high, [1|4]>[4|6].high
   draw, pass      when no tile of yours fits (draw while the boneyard lasts)
@@ -117,12 +118,6 @@ def bots_for_seats(players: int, seat: Seat, names: Sequence[str]) -> tuple[str,
     return tuple("you" if other == seat else by_seat[other] for other in range(players))
 
 
-def _typed(move: Move) -> str:
-    if type(move) is Place:
-        return str(move.tile) if move.target is None else f"{move.tile} on {move.target}"
-    return "draw" if type(move) is Draw else "pass"
-
-
 class Session:
     """One match at the keyboard: reads lines from ``read``, writes to ``write``."""
 
@@ -143,6 +138,11 @@ class Session:
         self._told = 0
 
     def _say(self, *lines: str) -> None:
+        """Lines of prose, each wrapped between words to the session's width."""
+        self._put(*fit([part for line in lines for part in line.split("\n")], self.settings.width))
+
+    def _put(self, *lines: str) -> None:
+        """Lines written as they are: pictures, already drawn to the width."""
         for line in lines:
             self.write.write(line + "\n")
         self.write.flush()
@@ -173,7 +173,9 @@ class Session:
         path = self.settings.save
         if path is not None:
             path.write_text(record_to_json(self.table.record) + "\n", encoding="utf-8")
-            self._say(f"Match record written to {path}: sniff-rules replay {path}")
+            self._say("Match record written. To replay it:")
+            # The command alone on its line, unwrapped, so that it can be copied whole.
+            self._put(f"  sniff-rules replay {path}")
 
     def _tell(self) -> None:
         """Tell the events the person has not been told yet, as the seat sees them."""
@@ -218,32 +220,33 @@ class Session:
         palette = self.palette
         names = self.seating.names
         sizes = ", ".join(f"{names[seat]} {size}" for seat, size in enumerate(view.hand_sizes))
-        lines = [
+        width = self.settings.width
+        self._say(
             "",
             palette.bold(f"Round {view.round_number}, your turn.")
             + f" Boneyard {view.boneyard_size}. Tiles in hand: {sizes}.",
             f"Scores: {self.seating.scores(view.scores, palette)} (target {view.rules.target})",
-            *layout_picture(view.layout, self.settings.width, self.settings.ascii_only).splitlines(),
+        )
+        self._put(*layout_picture(view.layout, width, self.settings.ascii_only).splitlines())
+        lines = [
             *([] if view.layout.is_empty else [f"Counted: {count_text(view.layout)}"]),
             f"Your hand: {palette.mine(' '.join(map(str, view.hand)) or '-')}",
         ]
         if view.drawn_tile is not None:
             lines.append(f"You drew {view.drawn_tile}: it fits, so it must be placed now.")
-        lines += [self._option_line(number, option) for number, option in enumerate(view.options, 1)]
         self._say(*lines)
-
-    def _option_line(self, number: int, option: MoveOption) -> str:
-        move = option.move
-        if type(move) is not Place:
-            return f"  {number:>2}. {_typed(move)}"
-        points = self.palette.good(f"+{option.points}") if option.points else "+0"
-        return f"  {number:>2}. {_typed(move):<24} count {option.end_count:>2}  {points}"
+        # Indented under the hand, like the rest of the turn's lines that are not headings.
+        self._put(*(f"  {line}" for line in options_text(view, width=width - 2).splitlines()))
 
     def _ask(self, view: SeatView) -> Move:
         options = view.options
         moves = view.legal_moves
         numbers = "1 or Enter" if len(options) == 1 else f"1-{len(options)}"
-        prompt = self.palette.bold(f"Your move ({numbers}, a tile, help, undo, quit): ")
+        prompt = f"Your move ({numbers}, a tile, help, undo, quit): "
+        if len(prompt) + 8 > self.settings.width:
+            # Room left on the line for what is typed: a narrow terminal gets the short prompt.
+            prompt = f"Move ({numbers}, help): "
+        prompt = self.palette.bold(prompt)
         echo = not self.read.isatty()
         while True:
             self.write.write(prompt)

@@ -12,13 +12,14 @@ terminal, and no ``NO_COLOR`` in the environment, https://no-color.org).
 >>> state = new_match(Rules.standard(2), seed=20)
 >>> state, events = apply_with_events(state, legal_moves(state)[0])
 >>> describe(events[0], Seating.of(state.rules, {1: "greedy"}), PLAIN)
-['seat 1 (greedy) leads [0|5]: count 5, +5. Scores: seat 0 0, seat 1 (greedy) 5']
+['seat 1 (greedy) leads [0|5]: count 5, +5. Scores: seat 0: 0, seat 1 (greedy): 5']
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+import re
+from collections.abc import Iterable, Mapping
 from typing import Final, TextIO
 
 import attrs
@@ -109,16 +110,59 @@ class Seating:
         if self.you in seats:
             partner = next(seat for seat in seats if seat != self.you)
             return f"you and seat {partner}"
-        return " and ".join(f"seat {seat}" for seat in seats)
+        return "seats " + " and ".join(str(seat) for seat in seats)
 
     def scores(self, scores: tuple[int, ...], palette: Palette = PLAIN) -> str:
-        """Every score, named: ``you 35, seat 1 (greedy) 20`` (ASCII, for any terminal)."""
+        """Every score, named: ``you: 35, seat 1 (greedy): 20`` (ASCII, for any terminal).
+
+        The colon keeps a score apart from a seat number: ``you and seat 2: 0``.
+        """
         parts = []
         for side, score in enumerate(scores):
-            text = f"{self.side_name(side)} {score}"
+            text = f"{self.side_name(side)}: {score}"
             mine = self.you is not None and self.rules.side_of(self.you) == side
             parts.append(palette.mine(text) if mine else text)
         return ", ".join(parts)
+
+
+_ESCAPE: Final = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def visible_length(line: str) -> int:
+    """The columns ``line`` takes in a terminal: its ANSI colour codes take none."""
+    return len(_ESCAPE.sub("", line))
+
+
+def fit(lines: Iterable[str], width: int, indent: str = "  ") -> list[str]:
+    """``lines`` of prose wrapped at spaces to ``width`` columns, later parts indented.
+
+    A line that fits is kept as it is; a longer one is broken between words,
+    never inside one, unless a word alone is wider than the line.
+
+    >>> fit(["Tiles in hand: you 7, seat 1 (greedy) 7, seat 2 (your partner, greedy) 7"], 40)
+    ['Tiles in hand: you 7, seat 1 (greedy) 7,', '  seat 2 (your partner, greedy) 7']
+    """
+    out: list[str] = []
+    for line in lines:
+        if visible_length(line) <= width:
+            out.append(line)
+            continue
+        lead = line[: len(line) - len(line.lstrip(" "))]
+        current = lead
+        for word in line.split():
+            candidate = current + (" " if current.strip() else "") + word
+            if visible_length(candidate) <= width or not current.strip():
+                current = candidate
+            else:
+                out.append(current)
+                current = lead + indent + word
+            # Only a word wider than a whole line is cut, and only when it carries no colour codes to cut through.
+            while visible_length(current) > width and not _ESCAPE.search(current):
+                out.append(current[:width])
+                current = lead + indent + current[width:]
+        if current.strip():
+            out.append(current)
+    return out
 
 
 def tiles_text(tiles: tuple[object, ...]) -> str:

@@ -32,7 +32,7 @@ from sniff_rules.draw.tally import paper_tally
 from sniff_rules.errors import InvalidStateError
 from sniff_rules.layout import Layout, Placement, Port
 from sniff_rules.play.view import SeatView
-from sniff_rules.state import State
+from sniff_rules.state import Phase, State
 from sniff_rules.tiles import Tile
 
 DEFAULT_COLORS: Final[Mapping[str, str]] = {
@@ -136,6 +136,28 @@ def _badge(out: list[str], x: float, y: float, value: int, colors: Mapping[str, 
     )
 
 
+_DOUBLE_BADGE_ACROSS: Final = 0.7
+"""The counted double's badge across the line between its halves, in units: the pips of a half
+keep 0.38 units clear of that line (``_PIPS``, ``_PIP_RADIUS``), so the badge covers none."""
+
+
+def _double_badge(
+    out: list[str], x: float, y: float, halves_side_by_side: bool, value: int, colors: Mapping[str, str]
+) -> None:
+    # COUNT-2's number sits on the double, along the line between its halves, so that no pip is hidden.
+    across, along = _DOUBLE_BADGE_ACROSS * SCALE, 1.6 * SCALE
+    w, h = (across, along) if halves_side_by_side else (along, across)
+    size = 6 if value >= 10 else 7
+    out.append(
+        f'<rect x="{x - w / 2:g}" y="{y - h / 2:g}" width="{w:g}" height="{h:g}" rx="{across / 2:g}" '
+        f'fill="{colors["counted"]}" stroke="{colors["counted_text"]}" stroke-width="0.6"/>'
+    )
+    out.append(
+        f'<text x="{x:g}" y="{y + size * 0.35:g}" font-family="sans-serif" font-size="{size}" font-weight="bold" '
+        f'text-anchor="middle" fill="{colors["counted_text"]}">{value}</text>'
+    )
+
+
 def _layout_svg(
     out: list[str],
     layout: Layout,
@@ -176,7 +198,7 @@ def _layout_svg(
             # COUNT-2: a double with a free long side counts both halves, once: its number sits on it.
             x, y = (tile.x - ox) * SCALE, (tile.y - oy) * SCALE
             out.append('<g class="sniff-counted-double" data-tile="' + str(tile.tile) + '">')
-            _badge(out, x, y, 2 * tile.tile.low, colors)
+            _double_badge(out, x, y, tile.horizontal, 2 * tile.tile.low, colors)
             out.append("</g>")
     for point in picture.points:
         sx, sy = point.spot
@@ -258,9 +280,12 @@ def _hand_row(
         _tile_svg(out, placed, colors, "sniff-hand-tile", f' data-seat="{seat}"', (0, 0))
 
 
-def _text(out: list[str], x: float, y: float, words: str, colors: Mapping[str, str], size: int = 11) -> None:
+def _text(
+    out: list[str], x: float, y: float, words: str, colors: Mapping[str, str], size: int = 11, anchor: str = "start"
+) -> None:
     out.append(
-        f'<text x="{x:g}" y="{y:g}" font-family="sans-serif" font-size="{size}" fill="{colors["text"]}">{words}</text>'
+        f'<text x="{x:g}" y="{y:g}" font-family="sans-serif" font-size="{size}" text-anchor="{anchor}" '
+        f'fill="{colors["text"]}">{words}</text>'
     )
 
 
@@ -309,7 +334,10 @@ def svg(
     body: list[str] = []
     _layout_svg(body, layout, picture, palette, (left, top), last_tile, targets_of)
     if layout.is_empty:
-        _text(body, 2 * SCALE, 6 * SCALE + 4, "the table is empty: the next tile is the lead", palette)
+        # Two centred lines, so that the sentence fits the empty table's picture at any size.
+        middle = (right - left) * SCALE / 2
+        _text(body, middle, 3.6 * SCALE, "the table is empty:", palette, anchor="middle")
+        _text(body, middle, 5.4 * SCALE, "the next tile is the lead", palette, anchor="middle")
     width, height = (right - left) * SCALE, (bottom - top) * SCALE
     if type(subject) is not Layout:
         height, width = _hands_and_scores(body, subject, height, width, palette)
@@ -336,7 +364,7 @@ def _hands_and_scores(
             revealed = view.revealed_hands
             hand = revealed[seat] if revealed is not None else view.hand if seat == view.seat else view.hand_sizes[seat]
             label = f"seat {seat}" + (" (you)" if seat == view.seat else "")
-        if seat == subject.to_move:
+        if seat == subject.to_move and subject.phase is Phase.PLAYING:
             label += " \u25b8 to move"
         _text(body, SCALE, (y + 1) * SCALE, label, colors)
         body.append(f'<g class="sniff-hand" data-seat="{seat}" transform="translate({SCALE} {(y + 1.5) * SCALE:g})">')

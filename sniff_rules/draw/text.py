@@ -28,9 +28,10 @@ from sniff_rules.draw.geometry import Bounds, LayoutGeometry, geometry
 from sniff_rules.draw.tally import paper_tally
 from sniff_rules.errors import InvalidStateError
 from sniff_rules.layout import Layout, Port
-from sniff_rules.play.view import SeatView
+from sniff_rules.moves import Draw, Move, Place
+from sniff_rules.play.view import MoveOption, SeatView
 from sniff_rules.scoring import play_points
-from sniff_rules.state import State
+from sniff_rules.state import Phase, State
 from sniff_rules.tiles import Tile
 
 MIN_PICTURE_WIDTH: Final = 37
@@ -258,11 +259,11 @@ def text(subject: Layout | State | SeatView, *, width: int = 80, ascii: bool = F
     if type(subject) is Layout:
         return layout_text(subject, width=width, ascii=ascii)
     if type(subject) is State:
-        layout, rules, to_move = subject.layout, subject.rules, subject.to_move
+        layout, rules, to_move, phase = subject.layout, subject.rules, subject.to_move, subject.phase
         hands: list[list[str]] = [_tiles(hand) for hand in subject.hands]
         boneyard, scores = len(subject.boneyard_ids), subject.scores
     elif type(subject) is SeatView:
-        layout, rules, to_move = subject.layout, subject.rules, subject.to_move
+        layout, rules, to_move, phase = subject.layout, subject.rules, subject.to_move, subject.phase
         back = "#" if ascii else "▮"
         revealed = subject.revealed_hands
         hands = [
@@ -279,8 +280,68 @@ def text(subject: Layout | State | SeatView, *, width: int = 80, ascii: bool = F
     lines = _layout_lines(layout, width, ascii)
     for seat, hand in enumerate(hands):
         mine = type(subject) is SeatView and seat == subject.seat
-        label = f"seat {seat}" + (" (you)" if mine else "") + (" (to move)" if seat == to_move else "") + ":"
+        label = (
+            f"seat {seat}"
+            + (" (you)" if mine else "")
+            + (" (to move)" if seat == to_move and phase is Phase.PLAYING else "")
+            + ":"
+        )
         lines += _wrap([label, *hand], width)
     lines += _wrap([f"boneyard: {boneyard} tiles"], width)
     lines += _score_lines(scores, rules.players, width, ascii)
+    return "\n".join(lines)
+
+
+def move_text(move: Move) -> str:
+    """``move`` as a person types it: ``[1|4]`` (a lead), ``[1|4] on [4|6].high``, ``draw``, ``pass``.
+
+    >>> from sniff_rules import Rules, new_match, legal_moves
+    >>> move_text(legal_moves(new_match(Rules.standard(2), seed=20))[0])
+    '[0|5]'
+    """
+    if type(move) is Place:
+        return str(move.tile) if move.target is None else f"{move.tile} on {move.target}"
+    if type(move) is Draw:
+        return "draw"
+    return "pass"
+
+
+def _option_columns(number: int, option: MoveOption, digits: int) -> tuple[str, str]:
+    label = f"{number:>{digits}}. {move_text(option.move)}"
+    if type(option.move) is not Place:
+        return label, ""
+    return label, f"count {option.end_count:>2}  +{option.points}"
+
+
+def options_text(view: SeatView, *, width: int = 80) -> str:
+    """The seat's legal moves (``view.options``), numbered from 1, each placement with
+    the end count after it and the points it scores (COUNT-1..4, POINTS-1), in
+    ``width`` columns: what a terminal frontend lists on the seat's turn. Empty
+    when the seat is not to move.
+
+    >>> from sniff_rules import Rules, new_match
+    >>> from sniff_rules.play.events import Dealt
+    >>> from sniff_rules.play.view import seat_view
+    >>> state = new_match(Rules.standard(2), seed=20)
+    >>> print(options_text(seat_view(state, 1, [Dealt.of(state)])))
+    1. [0|5]  count  5  +5
+    2. [0|6]  count  6  +0
+    3. [1|2]  count  3  +0
+    4. [1|5]  count  6  +0
+    5. [1|6]  count  7  +0
+    6. [2|4]  count  6  +0
+    7. [5|6]  count 11  +0
+    """
+    width = _check_width(width)
+    digits = len(str(len(view.options)))
+    rows = [_option_columns(number, option, digits) for number, option in enumerate(view.options, 1)]
+    if not rows:
+        return ""
+    column = max(len(label) for label, _ in rows) + 2
+    lines = []
+    for label, figures in rows:
+        line = f"{label:<{column}}{figures}".rstrip()
+        if len(line) > width:
+            line = f"{label}: {figures}" if figures else label
+        lines += _wrap(line.split(" "), width, " " * (digits + 2))
     return "\n".join(lines)
