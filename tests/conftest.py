@@ -13,12 +13,11 @@ Both build on the profile Hypothesis itself picks (its ``ci`` profile when
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, settings
 
-from postgres_support import PostgresServer, running_postgres
+from postgres_support import PostgresServer, shared_server
 
 _base = settings.get_profile("ci") if os.environ.get("CI") else settings.get_profile("default")
 FAST_EXAMPLES = 60
@@ -47,10 +46,9 @@ collect_ignore = ["crosshair_broken", "protocol"]
 
 
 @pytest.fixture(scope="session")
-def postgres_server() -> Iterator[PostgresServer]:
+def postgres_server() -> PostgresServer:
     """A real PostgreSQL server for the whole run, started on first use (tests/postgres_support.py)."""
-    with running_postgres() as server:
-        yield server
+    return shared_server()
 
 
 @pytest.fixture

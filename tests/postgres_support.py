@@ -13,6 +13,7 @@ that ``.ci/run`` installs them, so the store's tests are never skipped.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import itertools
 import os
@@ -91,6 +92,23 @@ def _give_to_server_user(folder: Path) -> None:
         user = pwd.getpwnam("postgres")
         for path in [folder, *folder.rglob("*")]:
             os.chown(path, user.pw_uid, user.pw_gid)
+
+
+_shared: list[PostgresServer] = []
+
+
+def shared_server() -> PostgresServer:
+    """The one server of this test run, started on first use and stopped when the run ends.
+
+    The store contract's factories (tests/test_table_stores.py) are given a
+    folder, not a fixture, so they reach the server here; the
+    ``postgres_server`` fixture is this same server.
+    """
+    if not _shared:
+        stack = contextlib.ExitStack()
+        _shared.append(stack.enter_context(running_postgres()))
+        atexit.register(stack.close)
+    return _shared[0]
 
 
 @contextlib.contextmanager

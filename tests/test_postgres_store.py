@@ -21,7 +21,8 @@ import psycopg
 import pytest
 
 from sniff_rules.errors import InvalidStateError
-from sniff_rules.web.postgres_store import MAX_ID_CHARS, PostgresStore
+from sniff_rules.formats.table_json import MAX_TABLE_CHARS
+from sniff_rules.web.postgres_store import MAX_CREATOR_CHARS, MAX_ID_CHARS, PostgresStore
 from sniff_rules.web.store import StoreConflictError, StoredTable, TableStore
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -207,16 +208,15 @@ def test_idle_lists_the_longest_idle_first_within_the_limit(stores: Callable[...
 @pytest.mark.parametrize(
     "bad",
     [
-        StoredTable("", "{}", 1, "c", 1.0),
         StoredTable("x" * (MAX_ID_CHARS + 1), "{}", 1, "c", 1.0),
         StoredTable("line\nbreak", "{}", 1, "c", 1.0),
         StoredTable("table", "nul\x00", 1, "c", 1.0),
-        StoredTable("table", "{}", 0, "c", 1.0),
-        StoredTable("table", "{}", True, "c", 1.0),
+        StoredTable("table", "x" * (MAX_TABLE_CHARS + 1), 1, "c", 1.0),
         StoredTable("table", "{}", 2**63, "c", 1.0),
         StoredTable("table", "{}", 1, "", 1.0),
+        StoredTable("table", "{}", 1, "c" * (MAX_CREATOR_CHARS + 1), 1.0),
         StoredTable("table", "{}", 1, "c", float("nan")),
-        StoredTable("table", 7, 1, "c", 1.0),  # type: ignore[arg-type]
+        StoredTable("table", "{}", 1, "c", float("inf")),
         ("table", "{}", 1, "c", 1.0),
     ],
 )

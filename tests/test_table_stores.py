@@ -17,9 +17,11 @@ from typing import Final
 
 import pytest
 
+from postgres_support import shared_server
 from sniff_rules.formats.table_json import table_to_json
 from sniff_rules.play.table import Table
 from sniff_rules.rules import Rules
+from sniff_rules.web.postgres_store import PostgresStore
 from sniff_rules.web.store import (
     REMOVED,
     MemoryStore,
@@ -48,9 +50,16 @@ def sqlite_factory(folder: Path) -> StoreOpener:
     return lambda: SQLiteStore(folder / "tables.sqlite3")
 
 
+def postgres_factory(folder: Path) -> StoreOpener:
+    """A PostgreSQL store on a fresh database of the tests' real server: each handle has connections of its own."""
+    dsn = shared_server().new_database()
+    return lambda: PostgresStore(dsn)
+
+
 STORE_FACTORIES: Final[list[tuple[str, StoreFactory]]] = [
     ("memory", memory_factory),
     ("sqlite", sqlite_factory),
+    ("postgres", postgres_factory),
 ]
 """Every store the contract is run over; a new store adds its factory here."""
 

@@ -59,7 +59,7 @@ except ModuleNotFoundError as missing:  # pragma: no cover - the extra is instal
 
 from sniff_rules.errors import InvalidStateError
 from sniff_rules.formats.table_json import MAX_TABLE_CHARS
-from sniff_rules.web.store import StoreConflictError, StoredTable
+from sniff_rules.web.store import REMOVED, STORE_RULE, Listener, StoreConflictError, StoredTable
 
 EXTRA_HINT: Final = "pip install 'sniff-rules[postgres]'"
 """How to install what :class:`PostgresStore` needs."""
@@ -96,30 +96,30 @@ Connection = psycopg.Connection[tuple[Any, ...]]
 
 def _text(value: object, what: str, longest: int) -> str:
     if type(value) is not str or not 1 <= len(value) <= longest or not value.isprintable():
-        raise InvalidStateError("FORMAT-3", f"{what} is 1..{longest} printable characters, got {value!r:.60}")
+        raise InvalidStateError(STORE_RULE, f"{what} is 1..{longest} printable characters, got {value!r:.60}")
     return value
 
 
 def _version(value: object, what: str) -> int:
     if type(value) is not int or not 1 <= value <= MAX_VERSION:
-        raise InvalidStateError("FORMAT-3", f"{what} is an int from 1 to 2**63 - 1, got {value!r:.40}")
+        raise InvalidStateError(STORE_RULE, f"{what} is an int from 1 to 2**63 - 1, got {value!r:.40}")
     return value
 
 
 def _checked(stored: object) -> StoredTable:
     if type(stored) is not StoredTable:
-        raise InvalidStateError("FORMAT-3", f"a store keeps StoredTable values, got {stored!r:.100}")
+        raise InvalidStateError(STORE_RULE, f"a store keeps StoredTable values, got {stored!r:.100}")
     _text(stored.table_id, "a table id", MAX_ID_CHARS)
     _text(stored.creator, "a creator", MAX_CREATOR_CHARS)
     _version(stored.version, "a version")
     document = stored.document
     if type(document) is not str or len(document) > MAX_TABLE_CHARS or "\x00" in document:
         raise InvalidStateError(
-            "FORMAT-3", f"a document is table JSON text of at most {MAX_TABLE_CHARS} characters, got {document!r:.40}"
+            STORE_RULE, f"a document is table JSON text of at most {MAX_TABLE_CHARS} characters, got {document!r:.40}"
         )
     touched = stored.touched
     if type(touched) not in (int, float) or not math.isfinite(touched):
-        raise InvalidStateError("FORMAT-3", f"touched is a finite number of seconds, got {touched!r:.40}")
+        raise InvalidStateError(STORE_RULE, f"touched is a finite number of seconds, got {touched!r:.40}")
     return stored
 
 
@@ -142,7 +142,7 @@ class _Connections:
         try:
             with self._lock:
                 if self._closed:
-                    raise InvalidStateError("FORMAT-3", "the store is closed")
+                    raise InvalidStateError(STORE_RULE, "the store is closed")
                 connection = self._idle.pop() if self._idle else None
             if connection is None or connection.closed:
                 connection = self._connect()
@@ -191,11 +191,11 @@ class PostgresStore:
         statement_timeout: float = 10.0,
     ) -> None:
         if type(dsn) is not str:
-            raise InvalidStateError("FORMAT-3", f"a PostgreSQL DSN is text, got {dsn!r:.40}")
+            raise InvalidStateError(STORE_RULE, f"a PostgreSQL DSN is text, got {dsn!r:.40}")
         if type(name) is not str or not _NAME.fullmatch(name):
-            raise InvalidStateError("FORMAT-3", f"a store's name is [a-z_][a-z0-9_]{{0,40}}, got {name!r:.60}")
+            raise InvalidStateError(STORE_RULE, f"a store's name is [a-z_][a-z0-9_]{{0,40}}, got {name!r:.60}")
         if type(connections) is not int or not 1 <= connections <= 64:
-            raise InvalidStateError("FORMAT-3", f"connections is an int from 1 to 64, got {connections!r:.20}")
+            raise InvalidStateError(STORE_RULE, f"connections is an int from 1 to 64, got {connections!r:.20}")
         # Keep the caller's own settings; fill in only what bounds a hang on a lost server.
         given = conninfo_to_dict(dsn)
         defaults: dict[str, str | int] = {
@@ -210,7 +210,7 @@ class PostgresStore:
         self._name = name
         self._table = sql.Identifier(name)
         self._pool = _Connections(self._connect, connections, wait)
-        self._listeners: list[Callable[[str, int], None]] = []
+        self._listeners: list[Listener] = []
         self._lock = threading.Lock()
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
@@ -279,7 +279,7 @@ class PostgresStore:
         )
         params = (stored.table_id, stored.document, stored.version, stored.creator, stored.touched, self._name)
         if not self._changed(query, params):
-            raise StoreConflictError("FORMAT-3", f"a table with id {stored.table_id!r:.60} is already kept")
+            raise StoreConflictError(STORE_RULE, f"a table with id {stored.table_id!r:.60} is already kept")
 
     def get(self, table_id: str) -> StoredTable | None:
         """The table kept under ``table_id``, or None."""
@@ -319,9 +319,9 @@ class PostgresStore:
         _text(table_id, "a table id", MAX_ID_CHARS)
         query = self._sql(
             "WITH removed AS (DELETE FROM {table} WHERE table_id = %s RETURNING table_id)"
-            " SELECT pg_notify(%s, table_id || ' -1') FROM removed"
+            " SELECT pg_notify(%s, table_id || ' ' || %s) FROM removed"
         )
-        self._changed(query, (table_id, self._name))
+        self._changed(query, (table_id, self._name, REMOVED))
 
     def count(self, creator: str | None = None) -> int:
         """How many tables are kept: all, or those of one creator."""
@@ -335,9 +335,9 @@ class PostgresStore:
     def idle(self, before: float, limit: int) -> list[str]:
         """The ids of tables with ``touched < before``, at most ``limit``, the longest idle first."""
         if type(before) not in (int, float) or math.isnan(before):
-            raise InvalidStateError("FORMAT-3", f"before is a number of seconds, got {before!r:.40}")
+            raise InvalidStateError(STORE_RULE, f"before is a number of seconds, got {before!r:.40}")
         if type(limit) is not int or limit < 0:
-            raise InvalidStateError("FORMAT-3", f"limit is an int from 0, got {limit!r:.40}")
+            raise InvalidStateError(STORE_RULE, f"limit is an int from 0, got {limit!r:.40}")
         rows = self._read(
             self._sql("SELECT table_id FROM {table} WHERE touched < %s ORDER BY touched, table_id LIMIT %s"),
             (float(before), limit),
@@ -346,7 +346,7 @@ class PostgresStore:
 
     # ------------------------------------------------------------ notices
 
-    def subscribe(self, listener: Callable[[str, int], None]) -> None:
+    def subscribe(self, listener: Listener) -> None:
         """Call ``listener(table_id, version)`` after every change by any process sharing the store.
 
         The first subscription starts the listener thread and returns once it
@@ -354,10 +354,10 @@ class PostgresStore:
         cannot reach raises here, as a statement would.
         """
         if not callable(listener):
-            raise InvalidStateError("FORMAT-3", f"a listener is callable, got {listener!r:.60}")
+            raise InvalidStateError(STORE_RULE, f"a listener is callable, got {listener!r:.60}")
         with self._lock:
             if self._stopping.is_set():
-                raise InvalidStateError("FORMAT-3", "the store is closed")
+                raise InvalidStateError(STORE_RULE, "the store is closed")
             self._listeners.append(listener)
             if self._thread is None:
                 connection, since = self._listening()
