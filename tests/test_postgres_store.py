@@ -311,14 +311,40 @@ def test_a_dropped_listening_connection_is_reconnected_and_misses_nothing(
     assert ("table-one", -1) == heard_through(heard, ("table-one", -1))[-1]
 
 
-def test_a_statement_on_a_dropped_connection_fails_once_and_the_next_reconnects(
+def test_after_the_server_ends_the_stores_sessions_reads_retry_and_writes_fail_once(
     stores: Callable[..., PostgresStore], postgres_dsn: str
 ) -> None:
-    """When the server ends a store's sessions, reads retry on a fresh connection; the store keeps working."""
+    """A read on a connection the server ended is retried on a fresh one; a write raises (it may have been
+    committed, so it is never repeated) and the next write gets a fresh connection."""
+
+    def end_the_stores_sessions() -> None:
+        with psycopg.connect(postgres_dsn, autocommit=True) as admin:
+            admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'sniff-rules'"
+            )
+
     store = stores(connections=1)
     store.add(stored())
-    with psycopg.connect(postgres_dsn, autocommit=True) as admin:
-        admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'sniff-rules'")
+    end_the_stores_sessions()
+    assert stored() == store.get("table-one")
+    end_the_stores_sessions()
+    with pytest.raises(psycopg.OperationalError):
+        store.replace(stored(version=2), expected_version=1)
+    assert store.replace(stored(version=2), expected_version=1)
+
+
+def test_a_statement_waiting_past_its_timeout_is_cancelled(
+    stores: Callable[..., PostgresStore], postgres_dsn: str
+) -> None:
+    """A write held by another session's lock past statement_timeout is cancelled, writes nothing, and the
+    store's next write goes through once the lock is gone."""
+    store = stores(statement_timeout=0.2)
+    store.add(stored())
+    with psycopg.connect(postgres_dsn) as locker:
+        locker.execute("SELECT 1 FROM sniff_tables WHERE table_id = 'table-one' FOR UPDATE")
+        with pytest.raises(psycopg.errors.QueryCanceled):
+            store.replace(stored(version=2), expected_version=1)
+        locker.rollback()
     assert stored() == store.get("table-one")
     assert store.replace(stored(version=2), expected_version=1)
 

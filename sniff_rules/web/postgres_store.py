@@ -259,13 +259,16 @@ class PostgresStore:
             return connection.execute(query, params).fetchone() is not None
 
     def _read(self, query: sql.Composed, params: tuple[object, ...]) -> list[tuple[Any, ...]]:
-        """Run a read, once more on a fresh connection if the first was found broken (a read may be repeated)."""
-        try:
+        """Run a read; once more on a fresh connection when the first had broken (a server restarted, a session
+        ended): a read may be repeated, a write may not, since it may have been committed before the link broke."""
+        for attempt in range(2):
             with self._pool.lent() as connection:
-                return connection.execute(query, params).fetchall()
-        except psycopg.OperationalError:
-            with self._pool.lent() as connection:
-                return connection.execute(query, params).fetchall()
+                try:
+                    return connection.execute(query, params).fetchall()
+                except psycopg.OperationalError:
+                    if attempt or not connection.broken:
+                        raise
+        raise AssertionError("unreachable: the second attempt returns or raises")
 
     # ------------------------------------------------------------ the store
 
