@@ -13,10 +13,18 @@ import contextlib
 import socket
 import sys
 from collections.abc import Sequence
-from typing import Any, Final, TextIO
+from typing import TYPE_CHECKING, Any, Final, TextIO
+
+from sniff_rules.errors import SniffError
+
+if TYPE_CHECKING:
+    from sniff_rules.web.store import TableStore
 
 EXTRA_HINT: Final = "pip install 'sniff-rules[web]'"
 """How to install what ``serve`` needs."""
+
+POSTGRES_HINT: Final = "pip install 'sniff-rules[postgres]'"
+"""How to install what ``serve --postgres`` needs besides the web extra."""
 
 _ANY_ADDRESS: Final = ("0.0.0.0", "::", "")
 
@@ -37,6 +45,12 @@ def add_serve_parser(commands: Any) -> argparse.ArgumentParser:
     parser.add_argument(
         "--bot-delay", type=float, default=0.6, help="seconds each bot waits before its move (default 0.6)"
     )
+    parser.add_argument(
+        "--postgres",
+        metavar="DSN",
+        help="keep the tables in this PostgreSQL database (a libpq DSN or postgresql:// URI), shared with every "
+        f"other server process given it (needs the postgres extra: {POSTGRES_HINT})",
+    )
     return parser
 
 
@@ -52,6 +66,30 @@ def allowed_hosts(host: str, extra: Sequence[str]) -> list[str]:
 def _url(host: str, port: int) -> str:
     shown = "127.0.0.1" if host in _ANY_ADDRESS else host
     return f"http://[{shown}]:{port}/" if ":" in shown else f"http://{shown}:{port}/"
+
+
+def _store(args: argparse.Namespace, out: TextIO) -> TableStore | None:
+    """The store the options name, or None with the reason printed (a missing extra, a database not reached)."""
+    from sniff_rules.web.store import MemoryStore
+
+    if args.postgres is None:
+        return MemoryStore()
+    try:
+        import psycopg
+
+        from sniff_rules.web.postgres_store import PostgresStore
+    except ModuleNotFoundError as missing:
+        print(
+            f"sniff-rules serve --postgres needs the postgres extra ({missing.name} is missing): {POSTGRES_HINT}",
+            file=out,
+        )
+        return None
+    try:
+        return PostgresStore(args.postgres)
+    except (psycopg.Error, SniffError) as err:
+        # The DSN may hold a password: the error is shown, the DSN is not.
+        print(f"cannot use the PostgreSQL database given to --postgres: {str(err).strip()}", file=out)
+        return None
 
 
 def run_serve(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
@@ -75,8 +113,14 @@ def run_serve(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         listener.close()
         print(f"cannot listen on {args.host} port {args.port}: {err.strerror or err}", file=out)
         return 2
+    store = _store(args, out)
+    if store is None:
+        listener.close()
+        return 2
     port = listener.getsockname()[1]
-    app = create_app(allowed_hosts=allowed_hosts(args.host, args.allow_host), bot_delay=args.bot_delay)
+    app = create_app(
+        allowed_hosts=allowed_hosts(args.host, args.allow_host), bot_delay=args.bot_delay, store=store, close_store=True
+    )
     print(f"Sniff in the browser: {_url(args.host, port)}  (Ctrl-C stops)", file=out, flush=True)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws="websockets-sansio"))
     with contextlib.suppress(KeyboardInterrupt):
