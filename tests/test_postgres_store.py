@@ -246,21 +246,37 @@ def test_the_longest_id_travels_in_a_notice(stores: Callable[..., PostgresStore]
 def test_a_store_uses_no_more_connections_than_its_bound(
     stores: Callable[..., PostgresStore], postgres_dsn: str
 ) -> None:
-    """Sixteen threads reading at once through a store of two connections open two, and one to listen."""
-    store = stores(connections=2)
+    """Sixteen writers held by a row lock through a store of two connections: two connections wait on the lock,
+    the other writers wait for one of them, and the store has one more connection, to listen."""
+    store = stores(connections=2, wait=HANG)
     listen(store)
     store.add(stored())
-    threads = [threading.Thread(target=lambda: [store.get("table-one") for _ in range(20)]) for _ in range(16)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=HANG)
-    with psycopg.connect(postgres_dsn, autocommit=True) as admin:
+    won: list[bool] = []
+    with psycopg.connect(postgres_dsn) as locker, psycopg.connect(postgres_dsn, autocommit=True) as admin:
+        locker.execute("SELECT 1 FROM sniff_tables WHERE table_id = 'table-one' FOR UPDATE")
+        writers = [
+            threading.Thread(target=lambda: won.append(store.replace(stored(version=2), expected_version=1)))
+            for _ in range(16)
+        ]
+        for writer in writers:
+            writer.start()
+        for _ in range(int(HANG * 10)):
+            waiting = admin.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                " AND application_name = 'sniff-rules' AND wait_event_type = 'Lock'"
+            ).fetchone()
+            if waiting is not None and waiting[0] >= 2:
+                break
+            threading.Event().wait(0.1)
         rows = admin.execute(
             "SELECT application_name, count(*) FROM pg_stat_activity WHERE datname = current_database()"
             " AND application_name LIKE 'sniff-rules%%' GROUP BY application_name ORDER BY application_name"
         ).fetchall()
+        locker.rollback()
+    for writer in writers:
+        writer.join(timeout=HANG)
     assert [("sniff-rules", 2), ("sniff-rules listener", 1)] == rows
+    assert [True] + [False] * 15 == sorted(won, reverse=True)
 
 
 def test_a_caller_waits_a_bounded_time_for_a_connection(
@@ -277,7 +293,8 @@ def test_a_caller_waits_a_bounded_time_for_a_connection(
             # The writer holds the store's one connection once its UPDATE waits on the row lock.
             for _ in range(int(HANG * 10)):
                 waiting = admin.execute(
-                    "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'sniff-rules'"
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                    " AND application_name = 'sniff-rules'"
                     " AND wait_event_type = 'Lock'"
                 ).fetchone()
                 if waiting == (1,):
@@ -298,7 +315,8 @@ def test_a_dropped_listening_connection_is_reconnected_and_misses_nothing(
     heard = listen(first)
     with psycopg.connect(postgres_dsn, autocommit=True) as admin:
         ended = admin.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'sniff-rules listener'"
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database()"
+            " AND application_name = 'sniff-rules listener'"
         ).fetchall()
     assert [(True,)] == ended
     second.add(stored())
@@ -320,7 +338,8 @@ def test_after_the_server_ends_the_stores_sessions_reads_retry_and_writes_fail_o
     def end_the_stores_sessions() -> None:
         with psycopg.connect(postgres_dsn, autocommit=True) as admin:
             admin.execute(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'sniff-rules'"
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database()"
+                " AND application_name = 'sniff-rules'"
             )
 
     store = stores(connections=1)
@@ -357,9 +376,15 @@ def test_close_stops_the_listener_and_is_final(stores: Callable[..., PostgresSto
     store.close()
     assert [] == [thread.name for thread in threading.enumerate() if thread.name.startswith("sniff_tables listener")]
     with psycopg.connect(postgres_dsn, autocommit=True) as admin:
-        left = admin.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE 'sniff-rules%%'"
-        ).fetchone()
+        # A session ends on the server a moment after its client closes the socket: looked at until it has.
+        for _ in range(int(HANG * 10)):
+            left = admin.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                " AND application_name LIKE 'sniff-rules%%'"
+            ).fetchone()
+            if left == (0,):
+                break
+            threading.Event().wait(0.1)
     assert (0,) == left
     with pytest.raises(InvalidStateError):
         store.get("table-one")
