@@ -14,6 +14,7 @@ import queue
 import subprocess
 import sys
 import threading
+import urllib.parse
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -448,3 +449,32 @@ def test_without_the_extra_the_error_names_it() -> None:
         check=False,
     )
     assert "pip install 'sniff-rules[postgres]'" in done.stdout, done.stderr
+
+
+def test_a_listener_may_close_the_store(stores: Callable[..., PostgresStore]) -> None:
+    """A listener closing the store from the listener thread ends that thread instead of waiting on itself."""
+    first, second = stores(), stores()
+    closed = threading.Event()
+
+    def close_on_notice(table_id: str, version: int) -> None:
+        first.close()
+        closed.set()
+
+    first.subscribe(close_on_notice)
+    second.add(stored())
+    assert closed.wait(timeout=HANG)
+    with pytest.raises(InvalidStateError):
+        first.get("table-one")
+
+
+def test_a_postgresql_uri_names_the_database_as_well(postgres_dsn: str) -> None:
+    """The DSN may be a postgresql:// URI (here with the socket folder as its host, quoted), as libpq reads it."""
+    settings = dict(part.split("=", 1) for part in postgres_dsn.split())
+    host = urllib.parse.quote(settings["host"], safe="")
+    uri = f"postgresql://{settings['user']}@{host}:{settings['port']}/{settings['dbname']}"
+    store = PostgresStore(uri)
+    try:
+        store.add(stored())
+        assert 1 == store.count()
+    finally:
+        store.close()

@@ -121,6 +121,7 @@ _PAGE_HEADERS: Final = {
     "cache-control": "no-store",
 }
 
+
 def default_layouter() -> Layouter:
     """The layout drawn by :func:`sniff_rules.draw.svg.svg`, beside its text lines.
 

@@ -451,6 +451,7 @@ class PostgresStore:
             self._stopping.set()
             thread, self._thread = self._thread, None
             self._listeners.clear()
-        if thread is not None:
+        # A listener may close the store from the listener thread itself, which cannot wait for its own end.
+        if thread is not None and thread is not threading.current_thread():
             thread.join(timeout=_POLL_SECONDS * 10 + _MAX_BACKOFF_SECONDS)
         self._pool.close()
