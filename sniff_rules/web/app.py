@@ -121,6 +121,7 @@ _PAGE_HEADERS: Final = {
     "cache-control": "no-store",
 }
 
+
 def default_layouter() -> Layouter:
     """The layout drawn by :func:`sniff_rules.draw.svg.svg`, beside its text lines.
 
@@ -332,6 +333,8 @@ def create_app(
         text = _read(lambda: json_str(_field(data, "move"), "move"))
         version = _read(lambda: json_int(_field(data, "version"), "version"))
         _refuse_unknown_keys(data, {"move", "version"})
+        if len(text) > seats.MAX_MOVE_CHARS:
+            raise WebError(400, "bad-request", f"a move is at most {seats.MAX_MOVE_CHARS} characters")
 
         def play(table: Table) -> Table:
             return table.play(token, seats.read_move(table, token, text), version)
