@@ -333,6 +333,8 @@ def create_app(
         text = _read(lambda: json_str(_field(data, "move"), "move"))
         version = _read(lambda: json_int(_field(data, "version"), "version"))
         _refuse_unknown_keys(data, {"move", "version"})
+        if len(text) > seats.MAX_MOVE_CHARS:
+            raise WebError(400, "bad-request", f"a move is at most {seats.MAX_MOVE_CHARS} characters")
 
         def play(table: Table) -> Table:
             return table.play(token, seats.read_move(table, token, text), version)

@@ -11,7 +11,7 @@ host moves the bots when their turn comes (in a worker thread: a search
 bot thinks), deals on after :data:`DEAL_ON_SECONDS` at a round's end if no
 seat asked first, forgets tables idle for :data:`IDLE_SECONDS`, and wakes
 the WebSockets of a table on every change the store reports, from this
-process or another.
+process or another. ``specs/hosting.md`` states what it promises (HOST-1..5).
 
 No visitor can end another's table: creation is bounded per client and in
 total (:data:`MAX_TABLES_PER_CLIENT`, :data:`MAX_TABLES`) with a refusal,
@@ -71,7 +71,7 @@ def fresh_seed() -> int:
 
 def no_table() -> WebError:
     """The refusal of a request naming no table held (never made, ended, or expired)."""
-    return WebError(404, "no-table", "no such table (it may have ended or expired): start a new match")
+    return WebError(404, "no-table", "HOST-1: no such table (it may have ended or expired): start a new match", "HOST-1")
 
 
 class TableHost:
@@ -185,10 +185,16 @@ class TableHost:
             raise WebError(
                 429,
                 "too-many-tables",
-                f"one client keeps at most {self.max_tables_per_client} tables: finish or leave one first",
+                f"HOST-2: one client keeps at most {self.max_tables_per_client} tables: finish or leave one first",
+                "HOST-2",
             )
         if self.store.count() >= self.max_tables:
-            raise WebError(503, "server-full", f"this server keeps at most {self.max_tables} tables: try again later")
+            raise WebError(
+                503,
+                "server-full",
+                f"HOST-2: this server keeps at most {self.max_tables} tables: try again later",
+                "HOST-2",
+            )
         people = [seat for seat, kind in enumerate(checked) if kind == PERSON]
         tokens = tuple(secrets.token_urlsafe(32) for _ in people)
         table = Table.new(Rules.standard(len(checked)), checked, tokens, seed=self.seeds(), bot_seed=self.seeds())
