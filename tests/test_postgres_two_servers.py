@@ -1,5 +1,5 @@
-"""Two `sniff-rules serve --postgres DSN` processes on one PostgreSQL database, a person on each (TURN-2, END-1,
-MATCH-1): one person creates a four-seat table on server A, the other joins it on server B, and each plays over
+"""Two `sniff-rules serve --postgres DSN` processes on one PostgreSQL database, a person on each (HOST-5, TURN-2,
+END-1, MATCH-1): one person creates a four-seat table on server A, the other joins it on server B, and each plays over
 HTTP and hears every change over its own server's WebSocket, the other person's moves included, until the
 match ends. Both servers drive the bots, racing through the store's compare-and-set; the record each person
 downloads is the one the same match gives played in one process.
