@@ -478,3 +478,14 @@ def test_a_postgresql_uri_names_the_database_as_well(postgres_dsn: str) -> None:
         assert 1 == store.count()
     finally:
         store.close()
+
+
+def test_a_notice_not_of_a_table_is_ignored(stores: Callable[..., PostgresStore], postgres_dsn: str) -> None:
+    """Another program's NOTIFY on the channel, not 'table_id version' or too long, reaches no subscriber."""
+    store = stores()
+    heard = listen(store)
+    with psycopg.connect(postgres_dsn, autocommit=True) as other:
+        for payload in ("", "no-version", "table 1.5", "table --5", "table 0", "table 1e3", " 7", "x" * 200 + " 1"):
+            other.execute("SELECT pg_notify('sniff_tables', %s)", (payload,))
+    store.add(stored())
+    assert ("table-one", 1) == next_heard(heard)

@@ -84,6 +84,7 @@ CATCH_UP_LIMIT: Final = 10_000
 """The most tables told to the subscribers after the listener reconnects (the most recently changed)."""
 
 _NAME: Final = re.compile(r"[a-z_][a-z0-9_]{0,40}")
+_VERSION_TEXT: Final = re.compile(r"-1|[1-9][0-9]{0,18}")
 _POLL_SECONDS: Final = 0.2  # how soon the listener notices close(): it waits for notices this long at a time
 _HEARTBEAT_SECONDS: Final = 5.0  # how often the listener asks the database's clock, which also finds a dead link
 # A change is stamped when its statement runs and told at its commit, a moment later: the catch-up looks back further.
@@ -418,13 +419,18 @@ class PostgresStore:
                     if time.monotonic() - beat >= _HEARTBEAT_SECONDS:
                         heard_until = self._now(connection)
                         beat = time.monotonic()
-            except psycopg.Error as error:
+            except Exception as error:
+                # Whatever went wrong, the thread lives on: a dead listener would leave every process deaf.
                 if connection is not None:
                     connection.close()
                     connection = None
                 if self._stopping.is_set():
                     break
-                _log.warning("the table store's listening connection failed (%s); reconnecting", error)
+                _log.warning(
+                    "the table store's listening connection failed (%s); reconnecting",
+                    error,
+                    exc_info=not isinstance(error, psycopg.Error),
+                )
                 self._stopping.wait(backoff)
                 backoff = min(backoff * 2, _MAX_BACKOFF_SECONDS)
         if connection is not None:
@@ -432,7 +438,7 @@ class PostgresStore:
 
     def _heard(self, payload: str) -> None:
         table_id, _, version = payload.rpartition(" ")
-        if not table_id or not version.lstrip("-").isdigit() or len(payload) > MAX_ID_CHARS + 24:
+        if not table_id or not _VERSION_TEXT.fullmatch(version) or len(payload) > MAX_ID_CHARS + 24:
             _log.warning("a notice on the table store's channel is not 'table_id version': %r", payload[:80])
             return
         self._tell(table_id, int(version))
