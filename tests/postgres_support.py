@@ -117,7 +117,8 @@ def running_postgres() -> Iterator[PostgresServer]:
     binaries = server_binaries()
     if os.geteuid() == 0 and not _has_user("postgres"):
         pytest.fail("running as root, PostgreSQL needs the postgres user: .ci/run installs postgresql, which makes it")
-    folder = Path(tempfile.mkdtemp(prefix="sniff-postgres-"))
+    # As root the server runs as postgres, which must reach the folder: /tmp, whatever TMPDIR names, is open to all.
+    folder = Path(tempfile.mkdtemp(prefix="sniff-postgres-", dir="/tmp" if os.geteuid() == 0 else None))
     try:
         (folder / "socket").mkdir()
         _give_to_server_user(folder)
