@@ -71,7 +71,9 @@ def fresh_seed() -> int:
 
 def no_table() -> WebError:
     """The refusal of a request naming no table held (never made, ended, or expired)."""
-    return WebError(404, "no-table", "HOST-1: no such table (it may have ended or expired): start a new match", "HOST-1")
+    return WebError(
+        404, "no-table", "HOST-1: no such table (it may have ended or expired): start a new match", "HOST-1"
+    )
 
 
 class TableHost:
