@@ -199,7 +199,22 @@ def _rss() -> int:
 
 
 def tables_per_gib(count: int, moves: int) -> tuple[int, float]:
-    """Tables held in memory within 1 GiB, from ``count`` tables of 4 bots' play ``moves`` moves in; and bytes each."""
+    """Tables held in memory within 1 GiB, and bytes each: measured in a fresh process (:func:`_tables_here`), so
+    nothing this one freed before is reused and hides the growth."""
+    measured = subprocess.run(
+        [sys.executable, "-m", "benchmarks.tables", "--stores", "--measure-here", str(count), str(moves)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    each = float(measured.stdout.split()[-1])
+    return int(GIB / each), each
+
+
+def _tables_here(count: int, moves: int) -> float:
+    """Bytes of resident memory a table adds in this process: ``count`` tables of 4 seats (a person and three
+    bots) each played ``moves`` moves in a memory store through the host."""
     import asyncio
 
     from sniff_rules.web.host import TableHost
@@ -224,7 +239,7 @@ def tables_per_gib(count: int, moves: int) -> tuple[int, float]:
         held.append(table_id)
     each = max(1.0, (_rss() - before) / count)
     asyncio.run(host.stop())
-    return int(GIB / each), each
+    return each
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -232,11 +247,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python3 -m benchmarks.tables", description=__doc__.split("\n\n")[0])
     parser.add_argument("--matches", type=int, default=4, help="whole matches per store (default 4)")
     parser.add_argument("--parallel", type=int, default=2, help="matches played at a time (default 2)")
-    parser.add_argument("--stores", nargs="+", default=["sqlite", "memory"], choices=["sqlite", "memory"])
+    parser.add_argument("--stores", nargs="*", default=["sqlite", "memory"], choices=["sqlite", "memory"])
     parser.add_argument("--capacity", type=int, default=2000, help="tables made for the memory figure (default 2000)")
     parser.add_argument("--moves", type=int, default=60, help="moves played at each of those tables (default 60)")
     parser.add_argument("--until", type=int, default=None, help="end each match at this version (a quick check)")
+    parser.add_argument("--measure-here", nargs=2, type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.measure_here is not None:
+        print(_tables_here(*args.measure_here))
+        return
     for store in args.stores:
         figures = run_store(store, args.matches, args.parallel, args.until)
         print(
