@@ -247,3 +247,39 @@ def test_a_thousand_silent_sockets_leave_memory_within_ten_percent_of_baseline(m
     assert _settled_rss(memory_server, ceiling) <= ceiling
     people = create(memory_server, ["person", "greedy"])
     assert "sniff-rules/web-snapshot@2" == snap(memory_server, people[0])["format"]
+
+
+def test_two_server_processes_on_one_data_folder_play_one_match(tmp_path: Path) -> None:
+    """HOST-5: two processes sharing one --data serve one table, a person on each; a move made through one is
+    pushed over the other's WebSocket, and a request on a version the other moved past is refused as stale."""
+    from websockets.sync.client import connect
+    from websockets.typing import Origin
+
+    first, second = Server("--data", str(tmp_path)), Server("--data", str(tmp_path))
+    try:
+        status, made = first.request("POST", "/api/tables", body={"seats": ["person", "person"]})
+        assert 201 == status
+        seats = []
+        for invite in made["invites"]:
+            table, token = re.findall(r"(?:table|token)=([A-Za-z0-9_-]+)", invite["link"])
+            seats.append({"x-sniff-table": table, "x-sniff-token": token})
+        servers = (first, second)
+        url = f"ws://127.0.0.1:{first.port}/api/updates"
+        with connect(url, origin=Origin(first.url.rstrip("/"))) as socket:
+            socket.send(json.dumps({"table": seats[0]["x-sniff-table"], "token": seats[0]["x-sniff-token"]}))
+            shown = json.loads(socket.recv(timeout=SETTLE_SECONDS))
+            assert 200 == second.request("POST", "/api/join", seats[1])[0]
+            pushed = json.loads(socket.recv(timeout=SETTLE_SECONDS))
+            assert shown["version"] + 1 == pushed["version"]
+            views = [snap(server, seat) for server, seat in zip(servers, seats, strict=True)]
+            mover = next(index for index, view in enumerate(views) if view["status"] == "your-turn")
+            view = views[mover]
+            body = {"move": view["view"]["options"][0]["move"], "version": view["version"]}
+            assert 200 == servers[mover].request("POST", "/api/move", seats[mover], body)[0]
+            refused = servers[1 - mover].request("POST", "/api/move", seats[mover], body)
+            assert (409, "TURN-2") == (refused[0], refused[1]["rule"])
+            moved = json.loads(socket.recv(timeout=SETTLE_SECONDS))
+            assert view["version"] + 1 == moved["version"]
+    finally:
+        first.stop()
+        second.stop()
