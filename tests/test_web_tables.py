@@ -241,10 +241,12 @@ def test_a_table_ends_after_its_idle_time_and_not_before() -> None:
         now[0] = 1050.0
         _, (busy, _) = create(client, ["person", "person"])
         host = client.app.state.host  # type: ignore[attr-defined]
+        portal = client.portal
+        assert portal is not None
         now[0] = 1099.0
-        assert 0 == client.portal.call(host.sweep)
+        assert 0 == portal.call(host.sweep)
         now[0] = 1120.0
-        assert 1 == client.portal.call(host.sweep)
+        assert 1 == portal.call(host.sweep)
         assert 404 == client.get("/api/table", headers=idle).status_code
         assert 200 == client.get("/api/table", headers=busy).status_code
 
@@ -270,9 +272,12 @@ def test_a_silent_websocket_is_closed_after_the_hello_time(monkeypatch: pytest.M
     import sniff_rules.web.app as app_module
 
     monkeypatch.setattr(app_module, "HELLO_SECONDS", 0.2)
-    with client_of() as client, client.websocket_connect("/api/updates", headers=ORIGIN) as socket:
-        with pytest.raises(WebSocketDisconnect) as closed:
-            socket.receive_text()
+    with (
+        client_of() as client,
+        client.websocket_connect("/api/updates", headers=ORIGIN) as socket,
+        pytest.raises(WebSocketDisconnect) as closed,
+    ):
+        socket.receive_text()
     assert 4400 == closed.value.code
 
 

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
@@ -70,6 +71,7 @@ from sniff_rules.formats.strict_json import (
     json_str,
     load_json,
 )
+from sniff_rules.layout import Layout
 from sniff_rules.play.table import Table
 from sniff_rules.state import Phase
 from sniff_rules.web import seats
@@ -125,14 +127,23 @@ _PAGE_HEADERS: Final = {
 def default_layouter() -> Layouter:
     """The layout drawn by :func:`sniff_rules.draw.svg.svg`, beside its text lines.
 
-    Only the table is drawn: the page shows the hands and scores itself.
+    Only the table is drawn: the page shows the hands and scores itself. The
+    layout is public, the same for every seat, so each is drawn once for all
+    the seats its change is sent to (the last :data:`LAYOUT_CACHE` kept).
     """
 
+    @functools.lru_cache(maxsize=LAYOUT_CACHE)
+    def drawn(layout: Layout) -> str:
+        return svg(layout, size=720)
+
     def layouter(view: Any) -> JsonObject:
-        return {**plain_layout(view), "svg": svg(view.layout, size=720)}
+        return {**plain_layout(view), "svg": drawn(view.layout)}
 
     return layouter
 
+
+LAYOUT_CACHE: Final = 64
+"""Layouts kept drawn: enough for the changes of many tables in flight, each picture a few KiB."""
 
 _REFUSAL_BODY_LIMIT: Final = 4096
 """The most of a plain-text refusal's body kept for its JSON message."""

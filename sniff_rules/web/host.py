@@ -46,8 +46,9 @@ SWEEP_SECONDS: Final = 60.0
 SWEEP_BATCH: Final = 500
 """The most idle tables forgotten in one sweep, so one sweep never holds the event loop long."""
 
-MAX_TABLES: Final = 2000
-"""The most tables one server keeps at once; a creation past it is refused (503), no table is dropped."""
+MAX_TABLES: Final = 10_000
+"""The most tables one server keeps at once; a creation past it is refused (503), no table is dropped. A table in
+memory takes tens of KiB (benchmarks/README.md), so the memory store stays well within a GiB."""
 
 MAX_TABLES_PER_CLIENT: Final = 20
 """The most tables one client (one address) keeps at once; past it, a creation is refused (429)."""
@@ -71,7 +72,9 @@ def fresh_seed() -> int:
 
 def no_table() -> WebError:
     """The refusal of a request naming no table held (never made, ended, or expired)."""
-    return WebError(404, "no-table", "HOST-1: no such table (it may have ended or expired): start a new match", "HOST-1")
+    return WebError(
+        404, "no-table", "HOST-1: no such table (it may have ended or expired): start a new match", "HOST-1"
+    )
 
 
 class TableHost:
