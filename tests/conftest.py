@@ -14,7 +14,10 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+from postgres_support import PostgresServer, shared_server
 
 _base = settings.get_profile("ci") if os.environ.get("CI") else settings.get_profile("default")
 FAST_EXAMPLES = 60
@@ -40,3 +43,15 @@ settings.load_profile(os.environ.get("SNIFF_HYPOTHESIS_PROFILE", "fast"))
 # broken copies there are for crosshair alone (tests/test_contracts.py), and
 # tests/protocol holds engine processes that read their fault from argv.
 collect_ignore = ["crosshair_broken", "protocol"]
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> PostgresServer:
+    """A real PostgreSQL server for the whole run, started on first use (tests/postgres_support.py)."""
+    return shared_server()
+
+
+@pytest.fixture
+def postgres_dsn(postgres_server: PostgresServer) -> str:
+    """The connection string of a fresh database on the tests' PostgreSQL server, one per test."""
+    return postgres_server.new_database()

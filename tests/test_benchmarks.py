@@ -167,3 +167,17 @@ def test_the_protocol_benchmark_counts_its_requests() -> None:
         state, expected = apply(state, moves[choice]), expected + 2
     with Peer(ENGINE, timeout=120) as peer:
         assert expected == play_through(RemoteEngine(peer), 1, seed=4)
+
+
+def test_the_tables_benchmark_plays_over_http_and_websocket_and_counts_its_tables(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """benchmarks/tables.py, at a tiny size: a 4-person table played over HTTP and WebSocket with nothing
+    refused, and a figure of tables within 1 GiB."""
+    pytest.importorskip("websockets", reason="the tables benchmark needs the web extra")
+    from benchmarks import tables
+
+    tables.main(["--matches", "1", "--parallel", "1", "--until", "12", "--stores", "memory", "--capacity", "20"])
+    out = capsys.readouterr().out
+    assert "0 refused" in out
+    assert "tables within 1 GiB" in out

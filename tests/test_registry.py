@@ -54,9 +54,9 @@ def test_an_unknown_name_is_refused_alike_by_every_user(name: str) -> None:
         bots_for_seats(2, 0, [name])
     assert ["FORMAT-1"] * 3 == [by_registry.value.rule, by_simulate.value.rule, by_play.value.rule]
     assert str(by_registry.value) == str(by_simulate.value)
-    web = pytest.importorskip("sniff_rules.web.sessions")
+    web = pytest.importorskip("sniff_rules.web.seats")
     with pytest.raises(web.WebError) as by_web:
-        web.Table(Rules.standard(2), 0, ("person", name), seed=1, bot_seed=1)
+        web.check_kinds(("person", name))
     assert (400, "FORMAT-1", BotNameError) == (by_web.value.status, by_web.value.rule, type(by_web.value.__cause__))
 
 
@@ -68,21 +68,22 @@ def test_a_bot_name_is_text() -> None:
 
 def test_every_name_offered_is_read_by_every_user() -> None:
     """Each name of the registry is a lineup, a seat's bot at the terminal and a browser table's bot."""
-    web = pytest.importorskip("sniff_rules.web.sessions")
+    web = pytest.importorskip("sniff_rules.web.seats")
     for name in (*BOT_NAMES, "search:3"):
         assert (name, name) == lineup_for(Rules.standard(2), [name])
         assert ("you", name) == bots_for_seats(2, 0, [name])
     for name in BOT_NAMES:
-        table = web.Table(Rules.standard(2), 0, ("person", name), seed=1, bot_seed=1)
-        assert bot_label(name) == table.snapshot()["players"][1]["name"]
+        kinds = web.check_kinds(("person", name))
+        table = web.Table.new(Rules.standard(2), kinds, ("token-of-seat-0-abcdef",), seed=1, bot_seed=1)
+        assert bot_label(name) == web.snapshot(table, "token-of-seat-0-abcdef")["players"][1]["name"]
 
 
 @pytest.mark.parametrize("name", ["search:3", "search:10000"])
 def test_a_browser_table_seats_only_the_bots_its_page_offers(name: str) -> None:
     """FORMAT-1: a visitor's search:N is refused, so no request makes every decision of a table a long search."""
-    web = pytest.importorskip("sniff_rules.web.sessions")
+    web = pytest.importorskip("sniff_rules.web.seats")
     with pytest.raises(web.WebError) as refused:
-        web.Table(Rules.standard(2), 0, ("person", name), seed=1, bot_seed=1)
+        web.check_kinds(("person", name))
     assert (400, "FORMAT-1") == (refused.value.status, refused.value.rule)
     assert "random, greedy, search" in str(refused.value)
 

@@ -20,8 +20,10 @@ pytest.importorskip("httpx2", reason="Starlette's TestClient needs httpx2 (the t
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from sniff_rules.formats.strict_json import JsonObject
+from sniff_rules.play.table import Table
+from sniff_rules.web import seats as web_seats
 from sniff_rules.web.app import MAX_BODY_BYTES, create_app
-from sniff_rules.web.sessions import Table
 from web_support import SnapshotRecorder, assert_seat_safe
 
 SEEDS = (8_611_686_018_427_017, 8_611_686_018_427_123, 8_611_686_018_429_001, 8_611_686_018_428_777)
@@ -49,16 +51,31 @@ def client_of(**options: Any) -> TestClient:
     return TestClient(create_app(**{**settings, **options}))
 
 
-def start(client: TestClient, seats: list[str]) -> tuple[str, dict[str, Any]]:
-    """A new session: its id and first snapshot."""
-    answer = client.post("/api/sessions", json={"seats": seats})
+Seat = dict[str, str]
+"""A seat as its requests name it: the table and token headers."""
+
+
+def start(client: TestClient, seats: list[str]) -> tuple[Seat, dict[str, Any]]:
+    """A new table: the creator's seat and first snapshot."""
+    answer = client.post("/api/tables", json={"seats": seats})
     assert 201 == answer.status_code, answer.text
-    return answer.json()["session"], answer.json()["snapshot"]
+    data = answer.json()
+    return {"x-sniff-table": data["table"], "x-sniff-token": data["token"]}, data["snapshot"]
 
 
-def header(session: str) -> dict[str, str]:
-    """The session header."""
-    return {"x-sniff-session": session}
+def header(seat: Seat) -> dict[str, str]:
+    """The headers naming the seat."""
+    return seat
+
+
+def hello(seat: Seat) -> dict[str, str]:
+    """A socket's first message for the seat."""
+    return {"table": seat["x-sniff-table"], "token": seat["x-sniff-token"]}
+
+
+def tables_held(client: TestClient) -> int:
+    """How many tables the app's store holds."""
+    return int(client.app.state.host.store.count())  # type: ignore[attr-defined]
 
 
 def updates(client: TestClient) -> Any:
@@ -67,13 +84,13 @@ def updates(client: TestClient) -> Any:
 
 
 def _play_by_socket(
-    client: TestClient, seats: list[str], recorder: SnapshotRecorder, typed: bool, sessions: list[str] | None = None
+    client: TestClient, seats: list[str], recorder: SnapshotRecorder, typed: bool, sessions: list[Seat] | None = None
 ) -> Iterator[dict[str, Any]]:
     session, _ = start(client, seats)
     if sessions is not None:
         sessions.append(session)
     with updates(client) as socket:
-        socket.send_json({"session": session})
+        socket.send_json(hello(session))
         acted = 0
         while True:
             text = socket.receive_text()
@@ -130,7 +147,7 @@ def test_the_match_record_is_served_once_the_match_is_over_and_replays_to_its_en
         early, _ = start(client, ["person", "greedy"])
         refused = client.get("/api/record", headers=header(early))
         assert (409, "match-not-over") == (refused.status_code, refused.json()["error"])
-        sessions: list[str] = []
+        sessions: list[Seat] = []
         last = list(_play_by_socket(client, ["greedy", "person"], recorder, False, sessions))[-1]
         answer = client.get("/api/record", headers=header(sessions[0]))
     assert 200 == answer.status_code
@@ -143,10 +160,10 @@ def test_the_match_record_is_served_once_the_match_is_over_and_replays_to_its_en
 def test_the_leak_check_fails_on_a_server_sending_a_secret(monkeypatch: pytest.MonkeyPatch, planted: str) -> None:
     """SETUP-6: a server whose snapshot carries seat 1's hand, the boneyard, a number derived from
     a hidden hand or the deal's source state is caught by the check."""
-    real = Table.snapshot
+    real = web_seats.snapshot
 
-    def leaky(table: Table) -> dict[str, Any]:
-        data = real(table)
+    def leaky(table: Table, token: str, layouter: web_seats.Layouter = web_seats.plain_layout) -> JsonObject:
+        data = real(table, token, layouter)
         state = table.state
         secret: dict[str, Any] = {
             "other hand": [str(tile) for tile in state.hand(1)],
@@ -159,11 +176,12 @@ def test_the_leak_check_fails_on_a_server_sending_a_secret(monkeypatch: pytest.M
         view["debug"] = secret[planted]
         return data
 
-    monkeypatch.setattr(Table, "snapshot", leaky)
+    monkeypatch.setattr(web_seats, "snapshot", leaky)
     recorder = SnapshotRecorder()
     recorder.install(monkeypatch)
     with client_of() as client:
-        answer = client.post("/api/sessions", json={"seats": ["person", "greedy"]})
+        seat, _ = start(client, ["person", "greedy"])
+        answer = client.get("/api/table", headers=seat)
     with pytest.raises(AssertionError, match=r"hidden tiles|random source"):
         assert_seat_safe(answer.text, recorder, SEEDS)
 
@@ -171,18 +189,18 @@ def test_the_leak_check_fails_on_a_server_sending_a_secret(monkeypatch: pytest.M
 # ---------------------------------------------------------------- refusals
 
 
-def _waiting_table(client: TestClient, seats: list[str]) -> tuple[str, dict[str, Any]]:
+def _waiting_table(client: TestClient, seats: list[str]) -> tuple[Seat, dict[str, Any]]:
     """A session whose person is to move (the bots play at once)."""
     session, snapshot = start(client, seats)
     for _ in range(200):
-        snapshot = client.get("/api/snapshot", headers=header(session)).json()["snapshot"]
+        snapshot = client.get("/api/table", headers=header(session)).json()["snapshot"]
         if "your-turn" == snapshot["status"]:
             return session, snapshot
     raise AssertionError("the bots never handed the turn over")
 
 
-def _unchanged(client: TestClient, session: str, before: dict[str, Any]) -> None:
-    after = client.get("/api/snapshot", headers=header(session)).json()["snapshot"]
+def _unchanged(client: TestClient, session: Seat, before: dict[str, Any]) -> None:
+    after = client.get("/api/table", headers=header(session)).json()["snapshot"]
     assert before == after
 
 
@@ -211,13 +229,13 @@ def test_a_malformed_or_stale_move_is_a_json_error_and_changes_nothing(
 @pytest.mark.parametrize(
     ("text", "status", "code", "rule"),
     [
-        ("9:draw", 403, "not-your-seat", None),
-        ("1:pass", 403, "not-your-seat", None),
+        ("9:draw", 403, "not-your-seat", "TURN-2"),
+        ("1:pass", 403, "not-your-seat", "TURN-2"),
         ("[6|6] on 99", 422, "illegal-move", "FORMAT-1"),
     ],
 )
 def test_a_move_for_another_seat_or_not_legal_is_refused(text: str, status: int, code: str, rule: str | None) -> None:
-    """TURN-2: a move naming a seat other than the session's, or no legal move, is refused with nothing changed."""
+    """TURN-2: a move naming a seat other than the token's, or no legal move, is refused with nothing changed."""
     with client_of() as client:
         session, snapshot = _waiting_table(client, ["person", "greedy"])
         answer = client.post("/api/move", headers=header(session), json={"move": text, "version": snapshot["version"]})
@@ -225,13 +243,13 @@ def test_a_move_for_another_seat_or_not_legal_is_refused(text: str, status: int,
         _unchanged(client, session, snapshot)
 
 
-def test_a_seat_field_naming_another_seat_is_refused() -> None:
-    """TURN-2: the body's seat, when given, must be the session's own."""
+def test_a_seat_field_in_the_body_is_refused() -> None:
+    """TURN-2: the token names the seat; a body naming one too is refused as malformed, nothing changed."""
     with client_of() as client:
         session, snapshot = _waiting_table(client, ["person", "greedy"])
         body = {"move": snapshot["view"]["options"][0]["move"], "version": snapshot["version"], "seat": 1}
         answer = client.post("/api/move", headers=header(session), json=body)
-        assert (403, "not-your-seat") == (answer.status_code, answer.json()["error"])
+        assert (400, "bad-request") == (answer.status_code, answer.json()["error"])
         _unchanged(client, session, snapshot)
 
 
@@ -255,14 +273,14 @@ def test_a_move_out_of_turn_is_refused_while_a_bot_thinks() -> None:
     with client_of(bot_delay=30.0, seeds=lambda: 20) as client:
         session, snapshot = start(client, ["person", "greedy"])
         assert "bot-turn" == snapshot["status"]
-        answer = client.post("/api/move", headers=header(session), json={"move": "05", "version": 1})
+        answer = client.post("/api/move", headers=header(session), json={"move": "05", "version": snapshot["version"]})
         assert (409, "not-your-turn", "TURN-2") == (
             answer.status_code,
             answer.json()["error"],
             answer.json()["rule"],
         )
-        deal = client.post("/api/next-round", headers=header(session), json={"version": 1})
-        assert (409, "not-round-over") == (deal.status_code, deal.json()["error"])
+        deal = client.post("/api/next-round", headers=header(session), json={"version": snapshot["version"]})
+        assert (409, "not-your-turn", "END-1") == (deal.status_code, deal.json()["error"], deal.json()["rule"])
         _unchanged(client, session, snapshot)
 
 
@@ -306,53 +324,53 @@ def test_a_body_too_large_without_a_length_is_refused_as_it_streams() -> None:
 
 @pytest.mark.parametrize(
     "seats",
-    [["greedy", "greedy"], ["person", "person"], ["person"], ["person", "wizard"], ["person", "greedy"] * 3],
+    [["greedy", "greedy"], ["person"], ["person", "wizard"], ["person", "search:5000"], ["person", "greedy"] * 3],
 )
-def test_a_table_without_one_person_and_known_bots_is_refused(seats: list[str]) -> None:
-    """SETUP-2: 2..4 seats, exactly one the person's, every other a known bot."""
+def test_a_table_without_a_person_or_with_unknown_bots_is_refused(seats: list[str]) -> None:
+    """SETUP-2: 2..4 seats, one at least a person's, every other a bot this server offers."""
     with client_of() as client:
-        answer = client.post("/api/sessions", json={"seats": seats})
+        answer = client.post("/api/tables", json={"seats": seats})
         assert (400, "bad-request") == (answer.status_code, answer.json()["error"])
-        assert 0 == len(client.app.state.sessions)  # type: ignore[attr-defined]
+        assert 0 == tables_held(client)
 
 
-def test_another_sessions_id_or_none_is_not_found() -> None:
-    """Each tab is its own session: an unknown or missing id is a 404 and reaches no table."""
+def test_another_tables_id_or_token_or_none_is_refused() -> None:
+    """An unknown table is a 404, a token of none of its seats a 403 (SETUP-6); neither reaches the table."""
     with client_of() as client:
         session, snapshot = _waiting_table(client, ["person", "greedy"])
-        for headers in ({}, header("x" * 43), header(session[:-1])):
-            answer = client.get("/api/snapshot", headers=headers)
-            assert (404, "no-session") == (answer.status_code, answer.json()["error"])
+        table_id, token = session["x-sniff-table"], session["x-sniff-token"]
+        cases = [
+            ({}, 404, "no-table"),
+            ({"x-sniff-table": "x" * 43, "x-sniff-token": token}, 404, "no-table"),
+            ({"x-sniff-table": table_id[:-1], "x-sniff-token": token}, 404, "no-table"),
+            ({"x-sniff-table": table_id}, 403, "not-your-seat"),
+            # Another token of the same shape: the last character changed, whatever it was.
+            (
+                {"x-sniff-table": table_id, "x-sniff-token": token[:-1] + ("B" if token.endswith("A") else "A")},
+                403,
+                "not-your-seat",
+            ),
+        ]
+        for headers, status, code in cases:
+            answer = client.get("/api/table", headers=headers)
+            assert (status, code) == (answer.status_code, answer.json()["error"])
             move = client.post("/api/move", headers=headers, json={"move": "draw", "version": snapshot["version"]})
-            assert 404 == move.status_code
+            assert status == move.status_code
         _unchanged(client, session, snapshot)
         other, _ = start(client, ["person", "greedy"])
         assert other != session
         _unchanged(client, session, snapshot)
 
 
-def test_sessions_expire_and_are_bounded() -> None:
-    """A session idle past its time is forgotten; past the limit the least recently used goes first."""
-    now = [0.0]
-    with client_of(clock=lambda: now[0], idle_seconds=100.0, session_limit=3) as client:
-        first, _ = start(client, ["person", "greedy"])
-        now[0] = 150.0
-        assert 404 == client.get("/api/snapshot", headers=header(first)).status_code
-        kept = [start(client, ["person", "greedy"])[0] for _ in range(3)]
-        assert 200 == client.get("/api/snapshot", headers=header(kept[0])).status_code  # used: now the newest
-        newest, _ = start(client, ["person", "greedy"])
-        assert 3 == len(client.app.state.sessions)  # type: ignore[attr-defined]
-        found = [client.get("/api/snapshot", headers=header(key)).status_code for key in [*kept, newest]]
-        assert [200, 404, 200, 200] == found
-
-
-def test_ending_a_session_forgets_it() -> None:
-    """DELETE /api/session ends it: its id reaches nothing afterwards."""
+def test_leaving_ends_a_table_of_one_person() -> None:
+    """POST /api/leave: the last person to leave ends the table; its seat reaches nothing afterwards."""
     with client_of() as client:
         session, _ = start(client, ["person", "greedy"])
-        assert 200 == client.delete("/api/session", headers=header(session)).status_code
-        assert 404 == client.get("/api/snapshot", headers=header(session)).status_code
-        assert 404 == client.delete("/api/session", headers=header(session)).status_code
+        left = client.post("/api/leave", headers=header(session))
+        assert (200, {"left": True, "ended": True}) == (left.status_code, left.json())
+        assert 404 == client.get("/api/table", headers=header(session)).status_code
+        assert 404 == client.post("/api/leave", headers=header(session)).status_code
+        assert 0 == tables_held(client)
 
 
 # ---------------------------------------------------------------- hosts and origins
@@ -362,20 +380,18 @@ def test_a_foreign_host_header_is_refused() -> None:
     """DNS rebinding: a request naming another host is refused, page and API alike."""
     with client_of() as client:
         assert 200 == client.get("/").status_code
-        for path in ("/", "/app.js", "/api/snapshot"):
+        for path in ("/", "/app.js", "/api/table"):
             answer = client.get(path, headers={"host": "attacker.example"})
             assert (400, "host") == (answer.status_code, answer.json()["error"])
             assert "Sniff" not in answer.text
-        answer = client.post(
-            "/api/sessions", headers={"host": "attacker.example"}, json={"seats": ["person", "greedy"]}
-        )
+        answer = client.post("/api/tables", headers={"host": "attacker.example"}, json={"seats": ["person", "greedy"]})
         assert 400 == answer.status_code
-        assert 0 == len(client.app.state.sessions)  # type: ignore[attr-defined]
+        assert 0 == tables_held(client)
 
 
 @pytest.mark.parametrize(
     ("method", "path", "status"),
-    [("GET", "/no-such-page", 404), ("DELETE", "/api/move", 405), ("PUT", "/api/sessions", 405)],
+    [("GET", "/no-such-page", 404), ("DELETE", "/api/move", 405), ("PUT", "/api/tables", 405)],
 )
 def test_every_refusal_of_the_framework_is_json_too(method: str, path: str, status: int) -> None:
     """An unknown path or a method not served is refused with the same JSON error as the API's own refusals."""
@@ -385,13 +401,13 @@ def test_every_refusal_of_the_framework_is_json_too(method: str, path: str, stat
         assert {"error", "message", "rule"} == set(answer.json())
 
 
-def test_unknown_keys_are_refused_when_a_session_is_made() -> None:
-    """A body with keys the API does not read is refused, and no session is made."""
+def test_unknown_keys_are_refused_when_a_table_is_made() -> None:
+    """A body with keys the API does not read is refused, and no table is made."""
     with client_of() as client:
-        answer = client.post("/api/sessions", json={"seats": ["person", "greedy"], "colour": "red"})
+        answer = client.post("/api/tables", json={"seats": ["person", "greedy"], "colour": "red"})
         assert (400, "bad-request") == (answer.status_code, answer.json()["error"])
         assert "colour" in answer.json()["message"]
-        assert 0 == len(client.app.state.sessions)  # type: ignore[attr-defined]
+        assert 0 == tables_held(client)
 
 
 @pytest.mark.parametrize(
@@ -415,9 +431,9 @@ def test_a_cross_origin_websocket_is_refused(headers: dict[str, str]) -> None:
             assert 1008 == refused.value.code
 
 
-@pytest.mark.parametrize("hello", ['{"session": "nope"}', "not json", '{"other": 1}'])
-def test_a_websocket_naming_no_session_is_closed(hello: str) -> None:
-    """A socket's first message must name a live session; otherwise it is closed with 4404 or 4400."""
+@pytest.mark.parametrize("hello", ['{"table": "nope", "token": "nope"}', "not json", '{"other": 1}', '{"table": 1}'])
+def test_a_websocket_naming_no_seat_is_closed(hello: str) -> None:
+    """A socket's first message must name a table and one of its seats' tokens; otherwise it is closed (4404, 4400)."""
     with client_of() as client, client.websocket_connect("/api/updates", headers=dict(ORIGIN)) as socket:
         socket.send_text(hello)
         with pytest.raises(WebSocketDisconnect) as closed:
@@ -444,7 +460,8 @@ def _schema_of(path: str, data: Any) -> str:
     """The schema definition an answer of the API at ``path`` is written to."""
     if isinstance(data, dict) and "error" in data:
         return "webRefusal"
-    return {"/api/bots": "webBots", "/api/record": "matchRecord"}.get(path, "webAnswer")
+    named = {"/api/bots": "webBots", "/api/record": "matchRecord", "/api/tables": "webCreated", "/api/leave": "webLeft"}
+    return named.get(path, "webAnswer")
 
 
 class _ValidatingClient(TestClient):
@@ -458,9 +475,8 @@ class _ValidatingClient(TestClient):
         if answer.headers.get("content-type", "").startswith("application/json"):
             path = str(url)
             name = _schema_of(path, answer.json())
-            if path != "/api/session" or name == "webRefusal":
-                _schema_validator(name).validate(answer.json())
-                self.checked[name] += 1
+            _schema_validator(name).validate(answer.json())
+            self.checked[name] += 1
         return answer
 
 
@@ -471,13 +487,15 @@ def test_every_document_the_server_sends_is_valid_against_the_schema(recorder: S
     with _ValidatingClient(create_app(**settings)) as client:
         client.checked = Counter()
         client.get("/api/bots")
-        client.get("/api/snapshot", headers=header("no-such-session-at-all"))
-        sessions: list[str] = []
+        client.get("/api/table", headers={"x-sniff-table": "no-such-table-at-all"})
+        sessions: list[Seat] = []
         for snapshot in _play_by_socket(client, ["person", "greedy", "random"], recorder, True, sessions):
             _schema_validator("webSnapshot").validate(snapshot)
             client.checked["socket"] += 1
         client.post("/api/move", headers=header(sessions[0]), json={"move": "draw", "version": 1})
         client.get("/api/record", headers=header(sessions[0]))
-        client.delete("/api/session", headers=header(sessions[0]))
-    assert {"webBots", "webRefusal", "webAnswer", "matchRecord", "socket"} == set(client.checked)
+        client.post("/api/leave", headers=header(sessions[0]))
+    assert {"webBots", "webRefusal", "webCreated", "webAnswer", "matchRecord", "webLeft", "socket"} == set(
+        client.checked
+    )
     assert client.checked["socket"] > 20

@@ -137,3 +137,53 @@ def test_a_whole_four_player_match_by_clicks_in_chromium(served: str) -> None:
     assert sorted(times)[-max(1, len(times) // 20)] < SHOWN_WITHIN_MS or max(times) < SHOWN_WITHIN_MS, times
     # Bot moves arrived one by one: many snapshots drawn while a bot was to move.
     assert sum(1 for _, what in shown if what == "bot-turn") > moves
+
+
+def _status(page: Page) -> str:
+    return str(page.evaluate("document.body.dataset.status"))
+
+
+def test_two_people_play_one_table_from_two_browser_contexts(served: str) -> None:
+    """HOST-1: one person makes a two-person table, a second opens the invite link in another browser context
+    (its own storage), and the two play the match to its end by clicks, each seeing the other's moves."""
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        errors: list[str] = []
+        first = browser.new_context(viewport={"width": 1000, "height": 900}).new_page()
+        first.on("pageerror", lambda error: errors.append(str(error)))
+        first.goto(served)
+        first.select_option("#players", "2")
+        first.select_option('.bot-kind[data-seat="1"]', "person")
+        first.click("#start")
+        invite = first.locator('#invites a.invite[data-seat="1"]')
+        invite.wait_for(timeout=20_000)
+        link = invite.get_attribute("href")
+        assert link is not None
+        assert "#table=" in link
+        second = browser.new_context(viewport={"width": 1000, "height": 900}).new_page()
+        second.on("pageerror", lambda error: errors.append(str(error)))
+        second.goto(link)
+        first.wait_for_function("() => document.querySelector('#invites').textContent.includes('Seat 1: joined')")
+        pages = (first, second)
+        acted = [0, 0]
+        for _ in range(3000):
+            statuses = [_status(page) for page in pages]
+            if ["match-over", "match-over"] == statuses:
+                break
+            movers = [index for index, status in enumerate(statuses) if status in ("your-turn", "round-over")]
+            if not movers:
+                first.wait_for_timeout(20)
+                continue
+            index = movers[0]
+            page = pages[index]
+            before = page.evaluate("window.sniffShown.length")
+            _act(page, None)
+            acted[index] += 1
+            page.wait_for_function(f"() => window.sniffShown.length > {before}", timeout=20_000)
+        else:
+            raise AssertionError("the match did not end")
+        texts = [page.inner_text("#status") for page in pages]
+        browser.close()
+    assert [] == errors
+    assert all(count > 5 for count in acted), acted
+    assert all("wins the match" in text or "You win" in text for text in texts), texts

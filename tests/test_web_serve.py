@@ -24,9 +24,10 @@ def _python(code: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
 
 
 def test_the_library_and_its_command_line_import_no_web_framework() -> None:
-    """The library needs attrs alone: importing it, its command line and the game's tables loads no web package."""
+    """The library needs attrs alone: its command line, the game's seats, host and stores load no web package."""
     done = _python(
-        "import sys, sniff_rules, sniff_rules.cli.commands, sniff_rules.cli.serve, sniff_rules.web.sessions\n"
+        "import sys, sniff_rules, sniff_rules.cli.commands, sniff_rules.cli.serve\n"
+        "import sniff_rules.web.seats, sniff_rules.web.host, sniff_rules.web.store\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('starlette', 'uvicorn', 'anyio', 'websockets')))"
     )
     assert (0, "[]") == (done.returncode, done.stdout.strip()), done.stderr
@@ -48,7 +49,7 @@ def test_serve_listens_on_a_free_port_of_this_machine_and_prints_the_url() -> No
     """By default `serve` binds 127.0.0.1 on a free port and prints the URL; the page is served there."""
     pytest.importorskip("starlette", reason="the browser game needs the web extra: pip install 'sniff-rules[web]'")
     server = subprocess.Popen(
-        [sys.executable, "-m", "sniff_rules", "serve", "--port", "0"],
+        [sys.executable, "-m", "sniff_rules", "serve", "--port", "0", "--memory"],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -103,4 +104,10 @@ def test_the_wheel_ships_the_page(tmp_path: Path) -> None:
         names = set(wheel.namelist())
     expected = {f"sniff_rules/web/static/{name}" for name in ("index.html", "app.js", "style.css")}
     assert expected == expected & names
-    assert {"sniff_rules/web/app.py", "sniff_rules/web/sessions.py", "sniff_rules/cli/serve.py"} <= names
+    assert {
+        "sniff_rules/web/app.py",
+        "sniff_rules/web/seats.py",
+        "sniff_rules/web/host.py",
+        "sniff_rules/web/store.py",
+        "sniff_rules/cli/serve.py",
+    } <= names

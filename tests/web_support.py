@@ -1,19 +1,18 @@
 """Helpers for the browser game's tests: what every answer of the server is checked for.
 
-:class:`SnapshotRecorder` wraps :meth:`Table.snapshot` so that, for every
-snapshot the server builds, the test knows the table as it was then (the
-state, the events, the bots' source). :func:`assert_seat_safe` then proves
+:class:`SnapshotRecorder` wraps :func:`sniff_rules.web.seats.snapshot` so that, for every
+snapshot the server builds, the test knows the table it was built from (a
+value: every hand, the bots' source). :func:`assert_seat_safe` then proves
 that an answer holds nothing the seat may not see, two ways: every tile
 written in it is one the seat sees (its hand, the layout, the hands shown
 once the round is over, or the last settled round's), and the hidden part
 of the round re-dealt by :class:`~sniff_rules.play.sampler.DealSampler` (other
 hands, boneyard order, random sources) gives the same snapshot byte for
-byte; no random source's state or seed appears in it either.
+byte; no random source's state or seed, and no other seat's token, appears in it either.
 """
 
 from __future__ import annotations
 
-import copy
 import json
 import re
 from collections.abc import Iterator
@@ -22,56 +21,54 @@ from typing import Any, Final
 import attrs
 import pytest
 
-from sniff_rules.formats.strict_json import JsonValue
-from sniff_rules.play.events import Dealt, Event
+from sniff_rules.formats.strict_json import JsonObject
+from sniff_rules.play.events import Dealt
 from sniff_rules.play.sampler import DealSampler
-from sniff_rules.randomness import RandomSource, SplitMix64
+from sniff_rules.play.table import Table
+from sniff_rules.randomness import SplitMix64
 from sniff_rules.state import Phase, State
 from sniff_rules.tiles import Tile
-from sniff_rules.web.sessions import Table
+from sniff_rules.web import seats
+from sniff_rules.web.seats import Layouter
 
 TILE_TEXT: Final = re.compile(r"\[(\d)\|(\d)\]")
-Recorded = tuple[State, tuple[Event, ...], RandomSource]
+Recorded = tuple[Table, str, Layouter]
 
 
 class SnapshotRecorder:
-    """Remembers the table behind every snapshot built: (table id, version) -> (state, events, bot source)."""
+    """Remembers the table, token and layouter behind every snapshot built, by its text."""
 
     def __init__(self) -> None:
-        self.tables: dict[tuple[int, int], Recorded] = {}
-        self.of_table: dict[int, Table] = {}
-        self.original = Table.snapshot
+        self.built: dict[str, Recorded] = {}
+        self.original = seats.snapshot
 
     def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        """Wrap :meth:`Table.snapshot` for the rest of the test."""
-        original = Table.snapshot
+        """Wrap :func:`sniff_rules.web.seats.snapshot` for the rest of the test."""
+        original = seats.snapshot
         recorder = self
         self.original = original
 
-        def snapshot(table: Table) -> dict[str, JsonValue]:
-            data = original(table)
-            version = data["version"]
-            assert isinstance(version, int)
-            recorder.tables[(id(table), version)] = (table.state, tuple(table.events), table.bot_source)
-            recorder.of_table[id(table)] = table
+        def snapshot(table: Table, token: str, layouter: Layouter = seats.plain_layout) -> JsonObject:
+            data = original(table, token, layouter)
+            recorder.built[_key(data)] = (table, token, layouter)
             return data
 
-        monkeypatch.setattr(Table, "snapshot", snapshot)
+        monkeypatch.setattr(seats, "snapshot", snapshot)
 
-    def table_at(self, seat: int, version: int) -> tuple[Table, Recorded]:
-        """The one recorded table of the person at ``seat`` with a snapshot at ``version``."""
-        found = [
-            (self.of_table[key], recorded)
-            for (key, at), recorded in self.tables.items()
-            if at == version and self.of_table[key].seat == seat
-        ]
-        assert found, f"no snapshot was built at version {version}"
-        return found[-1]
+    def table_of(self, snapshot: dict[str, Any]) -> Recorded:
+        """The table, token and layouter this snapshot was built from."""
+        found = self.built.get(_key(snapshot))
+        assert found is not None, f"no snapshot like this one was built (version {snapshot.get('version')})"
+        return found
+
+
+def _key(snapshot: Any) -> str:
+    return json.dumps(snapshot, sort_keys=True, separators=(",", ":"))
 
 
 def _snapshots_in(value: Any) -> Iterator[dict[str, Any]]:
     if isinstance(value, dict):
-        if value.get("format") == "sniff-rules/web-snapshot@1":
+        if value.get("format") == seats.SNAPSHOT_FORMAT:
             yield value
         for item in value.values():
             yield from _snapshots_in(item)
@@ -80,7 +77,7 @@ def _snapshots_in(value: Any) -> Iterator[dict[str, Any]]:
             yield from _snapshots_in(item)
 
 
-def _visible_tiles(state: State, seat: int, events: tuple[Event, ...]) -> set[Tile]:
+def _visible_tiles(state: State, seat: int) -> set[Tile]:
     seen = set(state.hand(seat)) | {placement.tile for placement in state.layout.placements}
     if state.drawn_tile is not None and state.to_move == seat:
         seen.add(state.drawn_tile)
@@ -102,21 +99,15 @@ def _tiles_written(value: Any, skip: frozenset[str] = frozenset({"last_round"}))
             yield Tile(int(found.group(1)), int(found.group(2)))
 
 
-def redealt(table: Table, version: int, recorded: Recorded, seed: int) -> Table:
-    """A copy of ``table`` as recorded at ``version``, its round's hidden tiles and every random source dealt anew."""
-    state, events, _ = recorded
+def redealt(table: Table, token: str, seed: int) -> Table:
+    """``table`` with its round's hidden tiles and every random source dealt anew, the seat of ``token``'s view kept."""
+    events = table.events
     start = max(index for index, event in enumerate(events) if type(event) is Dealt)
-    view = copy.copy(table)
-    view.live = attrs.evolve(table.live, state=state, events=tuple(events), version=version)
-    sampler = DealSampler(view.view())
+    sampler = DealSampler(table.view(token))
     deal, source = sampler.sample(SplitMix64.from_seed(seed))
     other_state, round_events = sampler.replay(deal, SplitMix64.from_seed(seed ^ 0x5DEECE66D))
-    other = copy.copy(table)
     assert isinstance(source, SplitMix64)
-    other.live = attrs.evolve(
-        table.live, state=other_state, events=(*events[:start], *round_events), bot_source=source, version=version
-    )
-    return other
+    return attrs.evolve(table, state=other_state, events=(*events[:start], *round_events), bot_source=source)
 
 
 def assert_seat_safe(text: str, recorder: SnapshotRecorder, secrets: tuple[int, ...] = ()) -> int:
@@ -124,21 +115,25 @@ def assert_seat_safe(text: str, recorder: SnapshotRecorder, secrets: tuple[int, 
     data = json.loads(text)
     count = 0
     for snapshot in _snapshots_in(data):
-        seat, version = snapshot["seat"], snapshot["version"]
-        table, recorded = recorder.table_at(seat, version)
-        state, events, bot_source = recorded
-        visible = _visible_tiles(state, seat, events)
+        table, token, layouter = recorder.table_of(snapshot)
+        seat, version = table.seat_of(token), table.version
+        assert (seat, version) == (snapshot["seat"], snapshot["version"])
+        state = table.state
+        visible = _visible_tiles(state, seat)
         written = set(_tiles_written(snapshot))
         assert set() == written - visible, f"version {version} shows hidden tiles"
         hidden = {tile for other, hand in enumerate(state.hands) if other != seat for tile in hand}
         if state.phase is Phase.PLAYING:
             assert set() == written & (hidden | set(state.boneyard))
-        sources = (getattr(source, "state", None) for source in (state.source, bot_source))
+        sources = (getattr(source, "state", None) for source in (state.source, table.bot_source))
         for number in (*secrets, *(number for number in sources if number is not None)):
             assert str(number) not in text, "a random source's state or seed is in the answer"
+        for player in table.seats:
+            if player.token is not None and player.token != token:
+                assert player.token not in text, "another seat's token is in the answer"
         for seed in (1, 2):
-            other = redealt(table, version, recorded, seed)
-            assert snapshot == json.loads(json.dumps(recorder.original(other))), (
+            other = redealt(table, token, seed)
+            assert snapshot == json.loads(json.dumps(recorder.original(other, token, layouter))), (
                 f"version {version} depends on hidden tiles"
             )
         count += 1

@@ -10,20 +10,34 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import socket
+import sqlite3
 import sys
 from collections.abc import Sequence
-from typing import Any, Final, TextIO
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final, TextIO
+
+from sniff_rules.errors import SniffError
+
+if TYPE_CHECKING:
+    from sniff_rules.web.store import TableStore
 
 EXTRA_HINT: Final = "pip install 'sniff-rules[web]'"
 """How to install what ``serve`` needs."""
+
+DATABASE_NAME: Final = "tables.sqlite3"
+"""The SQLite file the tables are kept in, inside ``--data DIR``."""
+
+POSTGRES_HINT: Final = "pip install 'sniff-rules[postgres]'"
+"""How to install what ``serve --postgres`` needs besides the web extra."""
 
 _ANY_ADDRESS: Final = ("0.0.0.0", "::", "")
 
 
 def add_serve_parser(commands: Any) -> argparse.ArgumentParser:
     """Add the ``serve`` command to ``commands`` (what ``ArgumentParser.add_subparsers`` returned)."""
-    says = "play in the browser against the library's fair bots (needs the web extra)"
+    says = "host tables in the browser for people and the library's fair bots (needs the web extra)"
     parser: argparse.ArgumentParser = commands.add_parser("serve", help=says, description=says)
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1, this machine)")
     parser.add_argument("--port", type=int, default=0, help="port to listen on; 0, the default, picks a free one")
@@ -37,7 +51,27 @@ def add_serve_parser(commands: Any) -> argparse.ArgumentParser:
     parser.add_argument(
         "--bot-delay", type=float, default=0.6, help="seconds each bot waits before its move (default 0.6)"
     )
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
+        "--data",
+        metavar="DIR",
+        default=None,
+        help=f"keep the tables in DIR/{DATABASE_NAME}, so a restart loses nothing (default {default_data_dir()})",
+    )
+    where.add_argument("--memory", action="store_true", help="keep the tables in memory only: gone when it stops")
+    where.add_argument(
+        "--postgres",
+        metavar="DSN",
+        help="keep the tables in this PostgreSQL database (a libpq DSN or postgresql:// URI), shared with every "
+        f"other server process given it (needs the postgres extra: {POSTGRES_HINT})",
+    )
     return parser
+
+
+def default_data_dir() -> Path:
+    """Where the tables are kept by default: ``$XDG_DATA_HOME/sniff-rules``, else ``~/.local/share/sniff-rules``."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "sniff-rules"
 
 
 def allowed_hosts(host: str, extra: Sequence[str]) -> list[str]:
@@ -54,12 +88,33 @@ def _url(host: str, port: int) -> str:
     return f"http://[{shown}]:{port}/" if ":" in shown else f"http://{shown}:{port}/"
 
 
+def _postgres_store(dsn: str, out: TextIO) -> TableStore | None:
+    """The PostgreSQL store of ``dsn``, or None with the reason printed (a missing extra, a database not reached)."""
+    try:
+        import psycopg
+
+        from sniff_rules.web.postgres_store import PostgresStore
+    except ModuleNotFoundError as missing:
+        print(
+            f"sniff-rules serve --postgres needs the postgres extra ({missing.name} is missing): {POSTGRES_HINT}",
+            file=out,
+        )
+        return None
+    try:
+        return PostgresStore(dsn)
+    except (psycopg.Error, SniffError) as err:
+        # The DSN may hold a password: the error is shown, the DSN is not.
+        print(f"cannot use the PostgreSQL database given to --postgres: {str(err).strip()}", file=out)
+        return None
+
+
 def run_serve(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     """Serve the game until interrupted: bind, print the URL, run uvicorn on the bound socket."""
     try:
         import uvicorn
 
         from sniff_rules.web.app import create_app
+        from sniff_rules.web.store import MemoryStore, SQLiteStore
     except ModuleNotFoundError as missing:
         print(f"sniff-rules serve needs the web extra ({missing.name} is missing): {EXTRA_HINT}", file=out)
         return 2
@@ -76,8 +131,30 @@ def run_serve(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         print(f"cannot listen on {args.host} port {args.port}: {err.strerror or err}", file=out)
         return 2
     port = listener.getsockname()[1]
-    app = create_app(allowed_hosts=allowed_hosts(args.host, args.allow_host), bot_delay=args.bot_delay)
+    store: TableStore
+    if args.memory:
+        store, kept = MemoryStore(), "in memory only"
+    elif args.postgres is not None:
+        shared = _postgres_store(args.postgres, out)
+        if shared is None:
+            listener.close()
+            return 2
+        store, kept = shared, "in the PostgreSQL database given to --postgres"
+    else:
+        folder = Path(args.data) if args.data is not None else default_data_dir()
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            store = SQLiteStore(folder / DATABASE_NAME)
+        except (OSError, sqlite3.Error) as err:
+            listener.close()
+            print(f"cannot keep the tables in {folder}: {err}", file=out)
+            return 2
+        kept = f"in {folder / DATABASE_NAME}"
+    app = create_app(
+        store=store, allowed_hosts=allowed_hosts(args.host, args.allow_host), bot_delay=args.bot_delay, close_store=True
+    )
     print(f"Sniff in the browser: {_url(args.host, port)}  (Ctrl-C stops)", file=out, flush=True)
+    print(f"Tables are kept {kept}.", file=out, flush=True)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws="websockets-sansio"))
     with contextlib.suppress(KeyboardInterrupt):
         server.run(sockets=[listener])

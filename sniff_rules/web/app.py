@@ -1,33 +1,36 @@
-"""The browser game's web app: a Starlette application over :mod:`sniff_rules.web.sessions` (the ``web`` extra).
+"""The browser game's web app: Starlette over :class:`~sniff_rules.web.host.TableHost` (the ``web`` extra).
 
 :func:`create_app` builds it. The page (``web/static/``, shipped in the
 package) talks JSON to a small API and hears of every change over one
-WebSocket:
+WebSocket per seat. A request names its table and its seat's token in the
+``X-Sniff-Table`` and ``X-Sniff-Token`` headers and acts for that seat alone:
 
 - ``GET /api/bots`` the fair bots a seat may be given
-  (:func:`~sniff_rules.web.sessions.bots_offered`: each bot's name and
+  (:func:`~sniff_rules.web.seats.bots_offered`: each bot's name and
   label, and the default), so the page holds no list of its own;
-- ``POST /api/sessions`` ``{"seats": ["person", "greedy", ...]}`` starts a
-  match and a session; the answer holds the session id (kept by the tab,
-  sent back in the ``X-Sniff-Session`` header) and the first snapshot;
-- ``GET /api/snapshot`` the session's snapshot;
-- ``POST /api/move`` ``{"move": "14 high", "version": 7}`` plays the
-  person's move as typed, ``POST /api/next-round`` ``{"version": 9}`` deals
-  on after a settled round, ``DELETE /api/session`` ends the session;
+- ``POST /api/tables`` ``{"seats": ["person", "greedy", "person", ...]}``
+  makes a table; the creator takes the first person seat, and the answer
+  holds the table id, the creator's token, one invite link per person seat
+  (the id and token in the URL's fragment, which no browser sends on) and
+  the creator's snapshot;
+- ``GET /api/table`` the seat's snapshot (:func:`~sniff_rules.web.seats.snapshot`:
+  its view, its redacted events, the seats and who has joined, the version);
+- ``POST /api/join`` takes the seat of an invite link;
+- ``POST /api/move`` ``{"move": "14 high", "version": 7}`` plays the seat's
+  move as typed on the version the page shows; ``POST /api/next-round``
+  ``{"version": 9}`` deals on after a settled round; ``POST /api/leave``
+  leaves the table (it ends once every person has left);
 - ``GET /api/record`` the match record (``$defs/matchRecord``, what
   ``sniff-rules replay`` plays), once the match is over: a record holds
   every hand and the seed of every deal, so before the end it is a 409;
-- ``/api/updates``, a WebSocket: the page sends ``{"session": id}`` once
-  and receives the snapshot after every change, each bot move as soon as
-  it is decided.
+- ``/api/updates``, a WebSocket: the page sends ``{"table": id, "token": token}``
+  within :data:`HELLO_SECONDS` and receives its snapshot after every change.
 
-The state stays here; a snapshot is built from the person's seat view
-alone (:meth:`~sniff_rules.web.sessions.Table.snapshot`). Every refusal is a
-JSON ``{"error", "message", "rule"}`` with an HTTP status, and changes
-nothing. A ``Host`` header other than the allowed names is refused
-(Starlette's ``TrustedHostMiddleware``, against DNS rebinding), as is a
-WebSocket whose ``Origin`` is not the page's own; moves need a JSON body
-and the session header, which no other site's page can send without the
+Every refusal is a JSON ``{"error", "message", "rule"}`` with an HTTP
+status, and changes nothing. A ``Host`` header other than the allowed names
+is refused (Starlette's ``TrustedHostMiddleware``, against DNS rebinding),
+as is a WebSocket whose ``Origin`` is not the page's own; moves need a JSON
+body and the token header, which no other site's page can send without the
 cross-origin permission this app never grants.
 """
 
@@ -35,15 +38,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
-import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from importlib.resources import files
 from typing import Any, Final
 
 try:
-    import anyio.to_thread
     from starlette.applications import Starlette
     from starlette.middleware import Middleware
     from starlette.middleware.trustedhost import TrustedHostMiddleware
@@ -69,20 +71,41 @@ from sniff_rules.formats.strict_json import (
     json_str,
     load_json,
 )
-from sniff_rules.rules import Rules
-from sniff_rules.web.sessions import PERSON, Layouter, SessionStore, Table, WebError, bots_offered, plain_layout
+from sniff_rules.layout import Layout
+from sniff_rules.play.table import Table
+from sniff_rules.state import Phase
+from sniff_rules.web import seats
+from sniff_rules.web.host import (
+    DEAL_ON_SECONDS,
+    IDLE_SECONDS,
+    MAX_TABLES,
+    MAX_TABLES_PER_CLIENT,
+    SeedSource,
+    TableHost,
+    fresh_seed,
+)
+from sniff_rules.web.seats import Layouter, WebError, bots_offered, plain_layout
+from sniff_rules.web.store import MemoryStore, TableStore
 
-SESSION_HEADER: Final = "x-sniff-session"
-"""The request header carrying the session id."""
+TABLE_HEADER: Final = "x-sniff-table"
+"""The request header carrying the table's id."""
+
+TOKEN_HEADER: Final = "x-sniff-token"
+"""The request header carrying the seat's token; it travels in headers and the page's URL fragment, never in a path
+or query, so no log and no Referer holds it."""
 
 MAX_BODY_BYTES: Final = 2048
 """The largest request body read; every request of the page is far smaller."""
 
-MAX_SOCKETS_PER_SESSION: Final = 4
-"""WebSockets one session may hold open at once."""
+MAX_SOCKETS_PER_SEAT: Final = 4
+"""WebSockets one seat may hold open at once in one process: a few tabs, not a flood."""
 
-HELLO_SECONDS: Final = 10.0
-"""How long a new WebSocket may take to name its session."""
+HELLO_SECONDS: Final = 5.0
+"""How long a new WebSocket may take to name its table and token before it is closed: a page sends them at once."""
+
+MAX_UNNAMED_SOCKETS: Final = 64
+"""WebSockets accepted at once that have not yet named their seat; past it a new one is refused before it is
+accepted, so a flood of silent sockets holds a bounded amount of memory for at most HELLO_SECONDS."""
 
 _STATIC: Final = {
     "/": ("index.html", "text/html"),
@@ -100,49 +123,27 @@ _PAGE_HEADERS: Final = {
     "cache-control": "no-store",
 }
 
-SeedSource = Callable[[], int]
-"""Gives a fresh seed for a match or its bots."""
-
-
-def _fresh_seed() -> int:
-    # Below 2**53, so the match record's JSON can carry the seed (a JavaScript reader would round a larger one).
-    return secrets.randbits(53)
-
 
 def default_layouter() -> Layouter:
     """The layout drawn by :func:`sniff_rules.draw.svg.svg`, beside its text lines.
 
-    Only the table is drawn: the page shows the hands and scores itself.
+    Only the table is drawn: the page shows the hands and scores itself. The
+    layout is public, the same for every seat, so each is drawn once for all
+    the seats its change is sent to (the last :data:`LAYOUT_CACHE` kept).
     """
 
+    @functools.lru_cache(maxsize=LAYOUT_CACHE)
+    def drawn(layout: Layout) -> str:
+        return svg(layout, size=720)
+
     def layouter(view: Any) -> JsonObject:
-        return {**plain_layout(view), "svg": svg(view.layout, size=720)}
+        return {**plain_layout(view), "svg": drawn(view.layout)}
 
     return layouter
 
 
-class _Session:
-    """A table with what serves it: the change signal, the bot task, the sockets open."""
-
-    def __init__(self, table: Table) -> None:
-        self.table = table
-        self.changed = asyncio.Event()
-        self.bots: asyncio.Task[None] | None = None
-        self.sockets = 0
-        self.closed = False
-
-    def notify(self) -> None:
-        """Wake every socket waiting for a change."""
-        changed, self.changed = self.changed, asyncio.Event()
-        changed.set()
-
-    def close(self) -> None:
-        """Stop the bots and the sockets of a session forgotten."""
-        self.closed = True
-        if self.bots is not None:
-            self.bots.cancel()
-        self.notify()
-
+LAYOUT_CACHE: Final = 64
+"""Layouts kept drawn: enough for the changes of many tables in flight, each picture a few KiB."""
 
 _REFUSAL_BODY_LIMIT: Final = 4096
 """The most of a plain-text refusal's body kept for its JSON message."""
@@ -235,65 +236,62 @@ def _same_origin(websocket: WebSocket) -> bool:
     return origin is not None and host is not None and origin.lower() == f"{scheme}://{host}".lower()
 
 
+def _ids(request: Request) -> tuple[str, str]:
+    return request.headers.get(TABLE_HEADER, ""), request.headers.get(TOKEN_HEADER, "")
+
+
+def _invite_link(base: str, table_id: str, token: str) -> str:
+    # In the fragment: a browser sends no fragment to any server, so neither a log nor a Referer holds the token.
+    return f"{base}#table={table_id}&token={token}"
+
+
 def create_app(
     *,
+    store: TableStore | None = None,
     allowed_hosts: Sequence[str] = ("127.0.0.1", "localhost", "::1"),
     bot_delay: float = 0.6,
-    session_limit: int = 64,
-    idle_seconds: float = 3600.0,
-    clock: Callable[[], float] = time.monotonic,
-    seeds: SeedSource = _fresh_seed,
+    deal_on_seconds: float = DEAL_ON_SECONDS,
+    idle_seconds: float = IDLE_SECONDS,
+    max_tables: int = MAX_TABLES,
+    max_tables_per_client: int = MAX_TABLES_PER_CLIENT,
+    clock: Callable[[], float] = time.time,
+    seeds: SeedSource = fresh_seed,
     layouter: Layouter | None = None,
+    close_store: bool = False,
 ) -> Starlette:
     """The browser game as an ASGI application (see the module's docstring).
 
-    ``allowed_hosts`` are the ``Host`` names served; ``bot_delay`` the
-    seconds each bot waits before its move, so a person can follow the
-    play; at most ``session_limit`` sessions are kept, each forgotten after
-    ``idle_seconds`` unused (by ``clock``); ``seeds`` gives each match's
-    and its bots' seeds; ``layouter`` draws the layout (default
-    :func:`default_layouter`).
+    ``store`` keeps the tables (a fresh :class:`~sniff_rules.web.store.MemoryStore`
+    by default; closed with the app when ``close_store``); ``allowed_hosts``
+    are the ``Host`` names served; ``bot_delay`` the seconds each bot waits
+    before its move, so a person can follow the play; the other settings are
+    :class:`~sniff_rules.web.host.TableHost`'s; ``layouter`` draws the layout
+    (default :func:`default_layouter`).
     """
-    store: SessionStore[_Session] = SessionStore(session_limit, idle_seconds, clock)
+    host = TableHost(
+        MemoryStore() if store is None else store,
+        clock=clock,
+        seeds=seeds,
+        bot_delay=bot_delay,
+        deal_on_seconds=deal_on_seconds,
+        idle_seconds=idle_seconds,
+        max_tables=max_tables,
+        max_tables_per_client=max_tables_per_client,
+    )
     draw = default_layouter() if layouter is None else layouter
     pages = {
         path: ((files("sniff_rules") / "web/static" / name).read_bytes(), kind)
         for path, (name, kind) in _STATIC.items()
     }
+    unnamed = [0]
+    seat_sockets: dict[tuple[str, int], int] = {}
 
-    def forget(gone: list[_Session]) -> None:
-        for session in gone:
-            session.close()
+    def seen_by(table: Table, token: str) -> JsonObject:
+        # Through the module, so a test can watch every snapshot sent.
+        return seats.snapshot(table, token, draw)
 
-    def session_of(request: Request) -> _Session:
-        key = request.headers.get(SESSION_HEADER, "")
-        forget(store.purge())
-        session = store.get(key) if key else None
-        if session is None:
-            raise WebError(404, "no-session", "no such session (it may have expired): start a new match")
-        return session
-
-    def start_bots(session: _Session) -> None:
-        if session.bots is None and session.table.bot_to_move and not session.closed:
-            session.bots = asyncio.create_task(run_bots(session))
-
-    async def run_bots(session: _Session) -> None:
-        try:
-            while not session.closed and session.table.bot_to_move:
-                if bot_delay > 0:
-                    await asyncio.sleep(bot_delay)
-                # A search bot thinks for a while: in a worker thread, so other requests go on.
-                decision = await anyio.to_thread.run_sync(session.table.decide_bot)
-                if session.closed:
-                    return
-                session.table.commit_bot(decision)
-                session.notify()
-        finally:
-            session.bots = None
-
-    def answer(session: _Session, status: int = 200, extra: JsonObject | None = None) -> JSONResponse:
-        start_bots(session)
-        body: JsonObject = {**(extra or {}), "snapshot": session.table.snapshot()}
+    def answer(table: Table, token: str, status: int = 200, extra: JsonObject | None = None) -> JSONResponse:
+        body: JsonObject = {**(extra or {}), "snapshot": seen_by(table, token)}
         return JSONResponse(body, status_code=status, headers={"cache-control": "no-store"})
 
     def refusing(handler: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
@@ -319,100 +317,127 @@ def create_app(
         kinds = tuple(
             _read(lambda: [json_str(kind, "seats[]") for kind in json_array(_field(data, "seats"), "seats", 4)])
         )
-        if kinds.count(PERSON) != 1:
-            raise WebError(400, "bad-request", f"one seat is the person's ({PERSON!r}), got {list(kinds)!r:.100}")
-        if not 2 <= len(kinds) <= 4:
-            raise WebError(400, "bad-request", f"a match is for 2, 3 or 4 players, not {len(kinds)}")
-        table = Table(Rules.standard(len(kinds)), kinds.index(PERSON), kinds, seeds(), seeds(), draw)
-        session = _Session(table)
-        key, gone = store.add(session)
-        forget(gone)
-        return answer(session, 201, {"session": key})
+        creator = request.client.host if request.client is not None else "unknown"
+        table_id, table, people = host.create(kinds, creator)
+        base = str(request.base_url)
+        invites: list[JsonValue] = [
+            {"seat": seat, "you": index == 0, "link": _invite_link(base, table_id, token)}
+            for index, (seat, token) in enumerate(people)
+        ]
+        mine = people[0][1]
+        return answer(table, mine, 201, {"table": table_id, "token": mine, "invites": invites})
 
     @refusing
     async def snapshot(request: Request) -> Response:
-        return answer(session_of(request))
+        table_id, token = _ids(request)
+        return answer(host.for_seat(table_id, token), token)
+
+    @refusing
+    async def join(request: Request) -> Response:
+        table_id, token = _ids(request)
+        return answer(host.change(table_id, token, None, lambda table: table.join(token)), token)
 
     @refusing
     async def move(request: Request) -> Response:
-        session = session_of(request)
+        table_id, token = _ids(request)
         data = await _json_body(request)
         text = _read(lambda: json_str(_field(data, "move"), "move"))
         version = _read(lambda: json_int(_field(data, "version"), "version"))
-        seat = _read(lambda: json_int(data["seat"], "seat")) if "seat" in data else None
-        _refuse_unknown_keys(data, {"move", "version", "seat"})
-        session.table.play(text, version, seat)
-        session.notify()
-        return answer(session)
+        _refuse_unknown_keys(data, {"move", "version"})
+        if len(text) > seats.MAX_MOVE_CHARS:
+            raise WebError(400, "bad-request", f"a move is at most {seats.MAX_MOVE_CHARS} characters")
+
+        def play(table: Table) -> Table:
+            return table.play(token, seats.read_move(table, token, text), version)
+
+        return answer(host.change(table_id, token, version, play), token)
 
     @refusing
     async def deal(request: Request) -> Response:
-        session = session_of(request)
+        table_id, token = _ids(request)
         data = await _json_body(request)
         _refuse_unknown_keys(data, {"version"})
-        session.table.deal_next_round(_read(lambda: json_int(_field(data, "version"), "version")))
-        session.notify()
-        return answer(session)
+        version = _read(lambda: json_int(_field(data, "version"), "version"))
+        return answer(host.change(table_id, token, version, lambda table: table.deal_on(version, token)), token)
 
     @refusing
     async def record(request: Request) -> Response:
-        session = session_of(request)
+        table = host.for_seat(*_ids(request))
+        if table.phase is not Phase.MATCH_OVER:
+            raise WebError(409, "match-not-over", "the record holds every hand: it is served once the match is over")
         headers = {"cache-control": "no-store", "content-disposition": 'attachment; filename="sniff-match.json"'}
-        return JSONResponse(record_to_data(session.table.record()), headers=headers)
+        return JSONResponse(record_to_data(table.record), headers=headers)
 
     @refusing
-    async def end(request: Request) -> Response:
-        key = request.headers.get(SESSION_HEADER, "")
-        session = store.remove(key) if key else None
-        if session is None:
-            raise WebError(404, "no-session", "no such session (it may have expired)")
-        session.close()
-        return JSONResponse({"ended": True}, headers={"cache-control": "no-store"})
+    async def leave(request: Request) -> Response:
+        ended = host.leave(*_ids(request))
+        return JSONResponse({"left": True, "ended": ended}, headers={"cache-control": "no-store"})
 
     async def updates(websocket: WebSocket) -> None:
         if not _same_origin(websocket):
             await websocket.close(code=1008, reason="cross-origin WebSocket refused")
             return
-        await websocket.accept()
+        if unnamed[0] >= MAX_UNNAMED_SOCKETS:
+            await websocket.close(code=1013, reason="too many sockets opening at once: try again")
+            return
+        unnamed[0] += 1
         try:
+            await websocket.accept()
             hello = await asyncio.wait_for(websocket.receive_text(), HELLO_SECONDS)
-            data = load_json(hello, max_chars=MAX_BODY_BYTES, max_depth=2)
-            key = json_str(json_object(data, "the hello", ("session",))["session"], "session")
-        except (SniffError, TimeoutError, WebSocketDisconnect, KeyError):
-            await _close(websocket, 4400, 'send {"session": id} first')
+            data = json_object(load_json(hello, max_chars=MAX_BODY_BYTES, max_depth=2), "the hello", ("table", "token"))
+            table_id = json_str(data["table"], "table")
+            token = json_str(data["token"], "token")
+        except (SniffError, TimeoutError, WebSocketDisconnect, KeyError, RuntimeError):
+            await _close(websocket, 4400, f'send {{"table": id, "token": token}} within {HELLO_SECONDS:g} s')
             return
-        forget(store.purge())
-        session = store.get(key)
-        if session is None or session.sockets >= MAX_SOCKETS_PER_SESSION:
-            await _close(websocket, 4404, "no such session, or too many sockets for it")
-            return
-        session.sockets += 1
-        try:
-            await _push(websocket, session)
         finally:
-            session.sockets -= 1
+            unnamed[0] -= 1
+        try:
+            table = host.for_seat(table_id, token)
+        except WebError as error:
+            await _close(websocket, 4404, error.message[:120])
+            return
+        key = (table_id, table.seat_of(token))
+        if seat_sockets.get(key, 0) >= MAX_SOCKETS_PER_SEAT:
+            await _close(websocket, 4429, f"a seat holds at most {MAX_SOCKETS_PER_SEAT} sockets")
+            return
+        seat_sockets[key] = seat_sockets.get(key, 0) + 1
+        changed = host.watch(table_id)
+        try:
+            await _push(websocket, host, table_id, token, changed, seen_by)
+        finally:
+            host.unwatch(table_id, changed)
+            seat_sockets[key] -= 1
+            if not seat_sockets[key]:
+                del seat_sockets[key]
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
-        yield
-        forget(store.clear())
+        await host.start()
+        try:
+            yield
+        finally:
+            await host.stop()
+            if close_store:
+                host.store.close()
 
     app = Starlette(
         routes=[
             *(Route(path, page, methods=["GET"]) for path in _STATIC),
             Route("/api/bots", bots, methods=["GET"]),
-            Route("/api/sessions", create, methods=["POST"]),
-            Route("/api/snapshot", snapshot, methods=["GET"]),
+            Route("/api/tables", create, methods=["POST"]),
+            Route("/api/table", snapshot, methods=["GET"]),
+            Route("/api/join", join, methods=["POST"]),
             Route("/api/move", move, methods=["POST"]),
             Route("/api/next-round", deal, methods=["POST"]),
             Route("/api/record", record, methods=["GET"]),
-            Route("/api/session", end, methods=["DELETE"]),
+            Route("/api/leave", leave, methods=["POST"]),
             WebSocketRoute("/api/updates", updates),
         ],
         middleware=[Middleware(JsonRefusals), Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))],
         lifespan=lifespan,
     )
-    app.state.sessions = store  # for the operator and the tests; never sent to a page
+    app.state.host = host  # for the operator and the tests; never sent to a page
     return app
 
 
@@ -421,13 +446,28 @@ async def _close(websocket: WebSocket, code: int, reason: str) -> None:
         await websocket.close(code=code, reason=reason)
 
 
-async def _push(websocket: WebSocket, session: _Session) -> None:
-    """Send the snapshot now and after every change, until the socket or the session closes."""
+async def _push(
+    websocket: WebSocket,
+    host: TableHost,
+    table_id: str,
+    token: str,
+    changed: asyncio.Event,
+    seen_by: Callable[[Table, str], JsonObject],
+) -> None:
+    """Send the seat's snapshot now and after every change, until the socket closes or the table ends."""
     receiving = asyncio.ensure_future(websocket.receive())
+    sent = 0
     try:
-        while not session.closed:
-            changed = session.changed
-            await websocket.send_text(json.dumps(session.table.snapshot(), separators=(",", ":")))
+        while True:
+            changed.clear()
+            try:
+                table = host.load(table_id)
+            except WebError:
+                await _close(websocket, 4410, "the table ended")
+                return
+            if table.version > sent:
+                await websocket.send_text(json.dumps(seen_by(table, token), separators=(",", ":")))
+                sent = table.version
             waiting = asyncio.ensure_future(changed.wait())
             done, _ = await asyncio.wait({receiving, waiting}, return_when=asyncio.FIRST_COMPLETED)
             if receiving in done:
@@ -435,7 +475,9 @@ async def _push(websocket: WebSocket, session: _Session) -> None:
                 if receiving.result()["type"] == "websocket.disconnect":
                     return
                 receiving = asyncio.ensure_future(websocket.receive())  # the page has nothing more to say
-        await _close(websocket, 4410, "the session ended")
+            if host.stopped:
+                await _close(websocket, 1001, "the server is stopping")
+                return
     except (WebSocketDisconnect, RuntimeError):
         return
     finally:

@@ -4,11 +4,14 @@
 // and sends the text back, and never takes a move's text apart.
 "use strict";
 
-const SESSION_KEY = "sniff-session";
+// A seat is its table id and token. They arrive in an invite link's fragment (#table=...&token=...), which no
+// browser sends to a server, and stay in the fragment and in sessionStorage, so a reload resumes the seat.
+const SEAT_KEY = "sniff-seat";
+const INVITES_KEY = "sniff-invites";
 let botChoices = { bots: [], default: null }; // what GET /api/bots answers
 
 const $ = (id) => document.getElementById(id);
-let session = sessionStorage.getItem(SESSION_KEY);
+let seat = readSeat();      // {table, token} or null
 let shown = null;          // the snapshot on screen
 let selected = null;       // the hand tile chosen, e.g. "[1|4]"
 let socket = null;
@@ -16,11 +19,27 @@ let pendingClick = null;   // the time of the click whose move is on its way
 window.sniffMoveTimes = []; // click-to-shown times of the person's moves, in milliseconds
 window.sniffShown = [];     // [version, status] of every snapshot drawn, in order
 
+function readSeat() {
+  const found = new URLSearchParams(location.hash.slice(1));
+  if (found.get("table") && found.get("token")) {
+    const fromLink = { table: found.get("table"), token: found.get("token"), joining: true };
+    sessionStorage.setItem(SEAT_KEY, JSON.stringify(fromLink));
+    return fromLink;
+  }
+  try { return JSON.parse(sessionStorage.getItem(SEAT_KEY)); } catch (err) { return null; }
+}
+
+function keepSeat(table, token) {
+  seat = { table, token };
+  sessionStorage.setItem(SEAT_KEY, JSON.stringify(seat));
+  history.replaceState(null, "", `#table=${encodeURIComponent(table)}&token=${encodeURIComponent(token)}`);
+}
+
 // ------------------------------------------------------------------ talking to the server
 
 async function api(method, path, body) {
   const headers = { "content-type": "application/json" };
-  if (session) headers["x-sniff-session"] = session;
+  if (seat) { headers["x-sniff-table"] = seat.table; headers["x-sniff-token"] = seat.token; }
   const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   // Every refusal of the server is JSON; anything else (a proxy's page, a dropped connection) still gets a message.
   const data = await response.json().catch(() => ({ message: `the server answered ${response.status} ${response.statusText}` }));
@@ -33,22 +52,23 @@ function listen() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const mine = new WebSocket(`${scheme}://${location.host}/api/updates`);
   socket = mine;
-  mine.onopen = () => mine.send(JSON.stringify({ session }));
+  mine.onopen = () => mine.send(JSON.stringify({ table: seat.table, token: seat.token }));
   mine.onmessage = (message) => render(JSON.parse(message.data));
   mine.onclose = (closed) => {
     if (socket !== mine) return;
     socket = null;
-    if (closed.code === 4404 || closed.code === 4410) { forget("This match has ended on the server (it expired)."); return; }
-    setTimeout(() => { if (session && !socket) listen(); }, 1000);
+    if (closed.code === 4404 || closed.code === 4410) { forget("This table has ended on the server."); return; }
+    // A dropped connection (a restart, a network change): the seat is resumed once the server answers again.
+    setTimeout(() => { if (seat && !socket) listen(); }, 1000);
   };
 }
 
 async function start(seats) {
-  if (session) { try { await api("DELETE", "/api/session"); } catch (err) { /* it may have expired */ } }
-  session = null;
-  const data = await api("POST", "/api/sessions", { seats });
-  session = data.session;
-  sessionStorage.setItem(SESSION_KEY, session);
+  if (seat) { try { await api("POST", "/api/leave"); } catch (err) { /* it may have ended */ } }
+  seat = null;
+  const data = await api("POST", "/api/tables", { seats });
+  keepSeat(data.table, data.token);
+  sessionStorage.setItem(INVITES_KEY, JSON.stringify(data.invites));
   shown = null;
   $("log").textContent = "";
   render(data.snapshot);
@@ -56,8 +76,10 @@ async function start(seats) {
 }
 
 function forget(why) {
-  session = null;
-  sessionStorage.removeItem(SESSION_KEY);
+  seat = null;
+  sessionStorage.removeItem(SEAT_KEY);
+  sessionStorage.removeItem(INVITES_KEY);
+  history.replaceState(null, "", location.pathname);
   if (socket) { const old = socket; socket = null; old.close(); }
   shown = null;
   $("game").hidden = true;
@@ -76,20 +98,30 @@ async function play(text, clickedAt) {
   } catch (err) {
     pendingClick = null;
     $("message").textContent = err.message;
-    if (err.data && err.data.error === "no-session") forget(err.message);
+    if (err.data && (err.data.error === "no-table" || err.data.error === "not-your-seat")) forget(err.message);
     else if (err.data && err.data.error === "stale") refresh();
   }
 }
 
 async function refresh() {
-  try { render((await api("GET", "/api/snapshot")).snapshot); } catch (err) { forget(err.message); }
+  try { render((await api("GET", "/api/table")).snapshot); } catch (err) { forget(err.message); }
+}
+
+async function resume() {
+  try {
+    const joining = seat.joining;
+    const data = joining ? await api("POST", "/api/join") : await api("GET", "/api/table");
+    if (joining) keepSeat(seat.table, seat.token);
+    render(data.snapshot);
+    listen();
+  } catch (err) { forget(err.message); }
 }
 
 // ------------------------------------------------------------------ drawing the snapshot
 
-function nameOf(seat) {
-  const player = shown.players[seat];
-  return player.kind === "person" ? "You" : `Seat ${seat} (${player.name})`;
+function nameOf(index) {
+  const player = shown.players[index];
+  return index === shown.seat ? "You" : `Seat ${index} (${player.name})`;
 }
 
 function el(tag, attributes, text) {
@@ -128,11 +160,12 @@ function render(snap) {
 
   for (const event of view.history.slice(before)) {
     const [text, kind] = describe(event);
-    const who = event.seat === snap.seat ? "you" : "bot";
+    const who = event.seat === snap.seat ? "you" : "other";
     const item = el("li", { class: `${who} ${kind} fresh` }, text);
     $("log").prepend(item);
   }
   drawScores(view);
+  drawLobby(snap);
   drawLayout(snap);
   drawHand(view);
   drawRoundEnd(view);
@@ -153,6 +186,7 @@ function statusText(snap) {
       return selected ? `Your turn: click a marked point to play ${selected} there.` : "Your turn: click a tile, then where it goes.";
     }
     case "bot-turn": return `${nameOf(view.to_move)} is thinking…`;
+    case "person-turn": return `${nameOf(view.to_move)} is to move.`;
     case "round-over": return `Round ${view.round} is over.`;
     default: {
       const side = view.winner;
@@ -174,6 +208,25 @@ function drawScores(view) {
     body.append(row);
   }
   $("round-info").textContent = `Round ${view.round} · target ${view.rules.target} · boneyard ${view.boneyard_size} tiles`;
+}
+
+function drawLobby(snap) {
+  // The invite links are the creator's alone (they came with the table); everyone sees who has joined.
+  let invites = [];
+  try { invites = JSON.parse(sessionStorage.getItem(INVITES_KEY)) || []; } catch (err) { invites = []; }
+  const list = $("invites");
+  list.textContent = "";
+  for (const player of snap.players) {
+    if (player.kind !== "person") continue;
+    const item = el("li", {}, `Seat ${player.seat}: ${player.seat === snap.seat ? "you" : player.joined ? "joined" : "not joined yet"}`);
+    const invite = invites.find((one) => one.seat === player.seat);
+    if (invite && player.seat !== snap.seat) {
+      item.append(" — invite link: ");
+      item.append(el("a", { href: invite.link, "data-seat": String(player.seat), class: "invite" }, invite.link));
+    }
+    list.append(item);
+  }
+  $("lobby").hidden = snap.players.filter((player) => player.kind === "person").length < 2;
 }
 
 function drawLayout(snap) {
@@ -295,41 +348,35 @@ $("download-record").addEventListener("click", async () => {
   } catch (err) { $("message").textContent = err.message; }
 });
 $("new-match").addEventListener("click", () => {
-  if (session) api("DELETE", "/api/session").catch(() => {});
+  if (seat) api("POST", "/api/leave").catch(() => {});
   forget("Choose the players and start a match.");
 });
 
 function fillSetup() {
   const players = Number($("players").value);
-  const seatChoice = $("your-seat");
-  const keep = Math.min(Number(seatChoice.value || 0), players - 1);
-  seatChoice.textContent = "";
-  for (let seat = 0; seat < players; seat += 1) seatChoice.append(el("option", { value: String(seat) }, String(seat)));
-  seatChoice.value = String(keep);
-  const bots = $("bot-choices");
-  // The choices made stay when the list is filled again (more players, another seat, the bots' list arriving).
-  const chosen = new Map(Array.from(bots.querySelectorAll(".bot-kind"), (choice) => [choice.dataset.seat, choice.value]));
-  bots.textContent = "";
-  for (let seat = 0; seat < players; seat += 1) {
-    if (seat === keep) continue;
-    const label = el("label", {}, `Seat ${seat} `);
-    const choice = el("select", { "data-seat": String(seat), class: "bot-kind" });
+  const kinds = $("bot-choices");
+  // The choices made stay when the list is filled again (more players, the bots' list arriving).
+  const chosen = new Map(Array.from(kinds.querySelectorAll(".bot-kind"), (choice) => [choice.dataset.seat, choice.value]));
+  kinds.textContent = "";
+  for (let index = 0; index < players; index += 1) {
+    const label = el("label", {}, `Seat ${index} `);
+    const choice = el("select", { "data-seat": String(index), class: "bot-kind" });
+    choice.append(el("option", { value: "person" }, index === 0 ? "A person (you take the first)" : "A person (invite)"));
     for (const bot of botChoices.bots) choice.append(el("option", { value: bot.name }, bot.label));
-    const kept = chosen.get(String(seat));
-    choice.value = kept && botChoices.bots.some((bot) => bot.name === kept) ? kept : botChoices.default;
+    const kept = chosen.get(String(index));
+    const fallback = index === 0 ? "person" : botChoices.default;
+    choice.value = kept && (kept === "person" || botChoices.bots.some((bot) => bot.name === kept)) ? kept : fallback;
     label.append(choice);
-    bots.append(label);
+    kinds.append(label);
   }
 }
 $("players").addEventListener("change", fillSetup);
-$("your-seat").addEventListener("change", fillSetup);
 $("setup-form").addEventListener("submit", (event) => {
   event.preventDefault();
   const players = Number($("players").value);
-  const seat = Number($("your-seat").value);
   const seats = [];
   for (let index = 0; index < players; index += 1) {
-    seats.push(index === seat ? "person" : document.querySelector(`.bot-kind[data-seat="${index}"]`).value);
+    seats.push(document.querySelector(`.bot-kind[data-seat="${index}"]`).value);
   }
   start(seats).catch((err) => { $("status").textContent = err.message; });
 });
@@ -337,4 +384,4 @@ $("setup-form").addEventListener("submit", (event) => {
 fillSetup();
 api("GET", "/api/bots").then((offered) => { botChoices = offered; fillSetup(); })
   .catch((err) => { $("status").textContent = `The bots could not be listed: ${err.message}`; });
-if (session) { refresh().then(() => { if (session) listen(); }); }
+if (seat) resume();
