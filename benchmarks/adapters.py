@@ -111,6 +111,55 @@ def play_openspiel(
     return LoopResult(game_string, games, actions, chance, time.perf_counter() - start)
 
 
+def play_rl_environment(
+    game_string: str,
+    params: dict[str, Any],
+    seconds: float,
+    seed: int,
+    *,
+    information_state: bool = True,
+    max_games: int | None = None,
+) -> LoopResult:
+    """Whole random games through OpenSpiel's ``rl_environment.Environment``, for about ``seconds``
+    (or ``max_games`` games): every step builds every player's information-state tensor (or, without
+    ``information_state``, observation tensor) and legal actions, as the environment does for a
+    learner. Chance outcomes are picked as every loop here picks them, by a local ``random.Random``;
+    the environment applies them, so they are not counted."""
+    import pyspiel
+    from open_spiel.python import rl_environment
+
+    if game_string.startswith("python_american_sniff"):
+        import sniff_rules.adapters.openspiel  # noqa: F401  (registers the game)
+    else:
+        import open_spiel.python.games  # noqa: F401  (registers OpenSpiel's Python games)
+
+    uniform = random.Random(seed).random
+
+    class Sampler(rl_environment.ChanceEventSampler):  # type: ignore[misc]
+        def __call__(self, state: Any) -> int:
+            outcomes = state.chance_outcomes()
+            return int(outcomes[int(uniform() * len(outcomes))][0])
+
+    kind = rl_environment.ObservationType
+    environment = rl_environment.Environment(
+        pyspiel.load_game(game_string, params),
+        observation_type=kind.INFORMATION_STATE if information_state else kind.OBSERVATION,
+        chance_event_sampler=Sampler(),
+    )
+    games = actions = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline and (max_games is None or games < max_games):
+        step = environment.reset()
+        while not step.last():
+            player = step.observations["current_player"]
+            options = step.observations["legal_actions"][player]
+            step = environment.step([options[int(uniform() * len(options))]])
+            actions += 1
+        games += 1
+    return LoopResult(game_string, games, actions, 0, time.perf_counter() - start)
+
+
 def play_pettingzoo(
     make: Callable[[], Any], name: str, seconds: float, seed: int, *, max_games: int | None = None
 ) -> LoopResult:
@@ -160,13 +209,44 @@ def call_on_recorded(function: Callable[[Any, Any], object], name: str, seconds:
     return LoopResult(name, games, games * len(pairs), 0, time.perf_counter() - start)
 
 
+_SNIFF: Final = "python_american_sniff"
+_TEAM: Final = "python_team_dominoes"
+_OURS: Final = "python_american_sniff (4 players, a round)"
+_THEIRS: Final = "python_team_dominoes (4 players, a hand)"
+
+
 def _openspiel_loops() -> dict[str, Loop]:
     return {
-        "python_american_sniff (4 players, a round)": lambda s, seed: play_openspiel(
-            "python_american_sniff", {"players": 4}, s, seed
-        ),
-        "python_team_dominoes (4 players, a hand)": lambda s, seed: play_openspiel("python_team_dominoes", {}, s, seed),
+        _OURS: lambda s, seed: play_openspiel(_SNIFF, {"players": 4}, s, seed),
+        _THEIRS: lambda s, seed: play_openspiel(_TEAM, {}, s, seed),
     }
+
+
+def _observed_loops() -> dict[str, Loop]:
+    return {
+        f"{_OURS}, observation tensor and mask each action": lambda s, seed: play_openspiel(
+            _SNIFF, {"players": 4}, s, seed, observed=True
+        ),
+        f"{_THEIRS}, observation tensor and mask each action": lambda s, seed: play_openspiel(
+            _TEAM, {}, s, seed, observed=True
+        ),
+    }
+
+
+def _rl_loops(information_state: bool) -> Callable[[], dict[str, Loop]]:
+    mode = "information state" if information_state else "observation"
+
+    def loops() -> dict[str, Loop]:
+        return {
+            f"rl_environment, {mode}: {_OURS}": lambda s, seed: play_rl_environment(
+                _SNIFF, {"players": 4}, s, seed, information_state=information_state
+            ),
+            f"rl_environment, {mode}: {_THEIRS}": lambda s, seed: play_rl_environment(
+                _TEAM, {}, s, seed, information_state=information_state
+            ),
+        }
+
+    return loops
 
 
 def _pettingzoo_loops() -> dict[str, Loop]:
@@ -180,9 +260,9 @@ def _pettingzoo_loops() -> dict[str, Loop]:
         raw: lambda s, seed: play_pettingzoo(lambda: raw_env(players=4, scope="match"), raw, s, seed),
         wrapped: lambda s, seed: play_pettingzoo(lambda: env(players=4, scope="match"), wrapped, s, seed),
         "python_team_dominoes, observation and mask each action": lambda s, seed: play_openspiel(
-            "python_team_dominoes", {}, s, seed, observed=True
+            _TEAM, {}, s, seed, observed=True
         ),
-        "python_team_dominoes, bare loop": lambda s, seed: play_openspiel("python_team_dominoes", {}, s, seed),
+        "python_team_dominoes, bare loop": lambda s, seed: play_openspiel(_TEAM, {}, s, seed),
     }
 
 
@@ -198,13 +278,16 @@ def _events_loops() -> dict[str, Loop]:
 
 PARTS: Final[dict[str, Callable[[], dict[str, Loop]]]] = {
     "openspiel": _openspiel_loops,
+    "observed": _observed_loops,
+    "rl-information-state": _rl_loops(True),
+    "rl-observation": _rl_loops(False),
     "pettingzoo": _pettingzoo_loops,
     "events": _events_loops,
 }
 """Each part: its loops, the one measured first."""
 
-ALL: Final = ("openspiel", "pettingzoo")
-"""The parts ``--part all`` runs: the two adapters."""
+ALL: Final = ("openspiel", "observed", "rl-information-state", "rl-observation", "pettingzoo")
+"""The parts ``--part all`` runs: every path through the two adapters."""
 
 
 def measure(part: str, seconds: float, turns: int, seed: int) -> dict[str, list[LoopResult]]:
@@ -218,15 +301,21 @@ def measure(part: str, seconds: float, turns: int, seed: int) -> dict[str, list[
 
 
 def report(results: dict[str, list[LoopResult]], out: TextIO) -> None:
-    """A table: each loop's median player actions a second, and the first loop's median over it."""
+    """A table: each loop's median player actions a second, the first loop's median over it, and the
+    spread of that ratio over the turns (the first loop's rate in a turn over this loop's in the same turn)."""
     medians = {name: statistics.median(r.actions_per_second for r in runs) for name, runs in results.items()}
     first = next(iter(medians))
-    out.write(f"| loop | games | player actions | chance outcomes | player actions/s (median) | {first} is |\n")
-    out.write("| --- | ---: | ---: | ---: | ---: | ---: |\n")
+    out.write(f"| loop | games | player actions | chance outcomes | player actions/s (median) | {first} is | ")
+    out.write("per turn, lowest – highest |\n")
+    out.write("| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n")
     for name, runs in results.items():
-        ratio = "—" if name == first else f"{medians[first] / medians[name]:.2f}x"
+        ratio = spread = "—"
+        if name != first:
+            ratio = f"{medians[first] / medians[name]:.2f}x"
+            turns = [a.actions_per_second / b.actions_per_second for a, b in zip(results[first], runs, strict=True)]
+            spread = f"{min(turns):.2f}x – {max(turns):.2f}x"
         games, actions, chance = (sum(getattr(r, f) for r in runs) for f in ("games", "actions", "chance"))
-        out.write(f"| {name} | {games:,} | {actions:,} | {chance:,} | {medians[name]:,.0f} | {ratio} |\n")
+        out.write(f"| {name} | {games:,} | {actions:,} | {chance:,} | {medians[name]:,.0f} | {ratio} | {spread} |\n")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
