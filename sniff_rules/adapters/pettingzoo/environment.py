@@ -85,7 +85,8 @@ try:
     import numpy as np
     import pettingzoo
     from gymnasium import spaces
-    from pettingzoo.utils import wrappers
+
+    import sniff_rules.adapters.pettingzoo.wrappers as fast_wrappers
 except ImportError as missing:  # pragma: no cover - the message is the point
     raise ImportError(
         f"sniff_rules.adapters.pettingzoo.environment needs the pettingzoo extra ({missing.name} is missing): "
@@ -114,12 +115,14 @@ def env(**kwargs: Any) -> pettingzoo.AECEnv[str, Observed, Action]:
     """:class:`raw_env` in PettingZoo's standard wrappers; the keyword arguments are :class:`raw_env`'s.
 
     An action the mask refuses ends the episode for every agent with
-    reward -1 for the one that chose it (``TerminateIllegalWrapper``).
+    reward -1 for the one that chose it (``TerminateIllegalWrapper``). The wrappers are
+    PettingZoo's own, subclassed in :mod:`sniff_rules.adapters.pettingzoo.wrappers` to read
+    the per-step attributes directly instead of through each wrapper's ``__getattr__``.
     """
     wrapped: pettingzoo.AECEnv[str, Observed, Action] = raw_env(**kwargs)
-    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    wrapped = fast_wrappers.TerminateIllegal(wrapped, illegal_reward=-1)
+    wrapped = fast_wrappers.AssertOutOfBounds(wrapped)
+    return fast_wrappers.OrderEnforcing(wrapped)
 
 
 class raw_env(pettingzoo.AECEnv[str, Observed, Action]):
@@ -244,14 +247,14 @@ class raw_env(pettingzoo.AECEnv[str, Observed, Action]):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+        if type(action) is not int and (isinstance(action, bool) or not isinstance(action, (int, np.integer))):
             raise InvalidMoveError("TURN-1", f"an action is an int 0..{NUM_ACTIONS - 1}, got {action!r:.100}")
         state, happened = apply_with_events(self._state, actions.move_of(int(action), self._seat_of[agent]))
         self._state = state
         self._events += happened
         self._actions += 1
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
+        # Rewards come at the end alone (see the module), so until then there are none to clear or add up.
         # The move's own event comes first; it is all that changes what a hand lacks.
         first = cast("Placed | Drew | Passed", happened[0])
         seat = first.seat
@@ -262,6 +265,7 @@ class raw_env(pettingzoo.AECEnv[str, Observed, Action]):
         phase = state.phase
         if phase is Phase.MATCH_OVER or (phase is Phase.ROUND_OVER and self.scope == "round"):
             self._finish()
+            self._accumulate_rewards()
         else:
             if phase is Phase.ROUND_OVER:
                 self._state = next_round(state)
@@ -269,8 +273,7 @@ class raw_env(pettingzoo.AECEnv[str, Observed, Action]):
             if self.max_cycles is not None and self._actions >= self.max_cycles * self.rules.players:
                 self.truncations = dict.fromkeys(self.agents, True)
         self._sync_table(first.contributions if type(first) is Placed and self._state is state else None)
-        self.agent_selection = agent_name(self._state.to_move)
-        self._accumulate_rewards()
+        self.agent_selection = self.possible_agents[self._state.to_move]
         if self.render_mode == "human":
             print(self._picture())
 

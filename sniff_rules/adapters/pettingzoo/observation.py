@@ -119,17 +119,16 @@ def _table_part(
     ``contributions`` are the layout's own, when a :class:`~sniff_rules.play.events.Placed` already holds them.
     """
     part = np.zeros(shape.hand_sizes - shape.table, np.int32)
-    base = shape.table
-    ones: list[int] = list(indices_of_mask(layout.placed_mask))
+    for index in indices_of_mask(layout.placed_mask):
+        part[index] = 1
     if layout.sniff >= 0:
-        ones.append(shape.sniff - base + layout.sniff)
-    ones += [shape.open_points - base + point_id for point_id in layout.open_point_ids]
-    part[ones] = 1
-    counted = [0] * TILE_COUNT
+        part[shape.sniff - shape.table + layout.sniff] = 1
+    opened = shape.open_points - shape.table
+    for point_id in layout.open_point_ids:
+        part[opened + point_id] = 1
+    counted = shape.counted - shape.table
     for item in layout.contributions if contributions is None else contributions:
-        counted[item.tile.index] += item.value
-    start = shape.counted - base
-    part[start : start + TILE_COUNT] = counted
+        part[counted + item.tile.index] += item.value
     part[-1] = layout.end_count
     return part
 
@@ -175,24 +174,28 @@ def _encode_state(
     """:func:`_encode` of ``observe(state, seat)``, read from the state's own fields: the seat's
     hand and its drawn tile on its turn, the sizes, the scores; ``base`` holds
     :func:`_table_part` of the layout in place and zeros elsewhere."""
+    # A few dozen entries change: one numpy store each costs less than building index lists.
     seats = shape.rotations[seat]
     vector = base.copy()
-    ones: list[int] = list(indices_of_mask(state.hand_masks[seat]))
-    own_turn = seat == state.to_move and state.phase is Phase.PLAYING
-    if own_turn and state.drawn >= 0:
-        ones.append(shape.drawn + state.drawn)
+    for index in indices_of_mask(state.hand_masks[seat]):
+        vector[index] = 1
+    if seat == state.to_move and state.phase is Phase.PLAYING and state.drawn >= 0:
+        vector[shape.drawn + state.drawn] = 1
     lacking_at = shape.lacking
+    masks = state.hand_masks
+    at = shape.hand_sizes
     for other in seats:
-        ones += [lacking_at + value for value in lacking[other]]
+        for value in lacking[other]:
+            vector[lacking_at + value] = 1
         lacking_at += _VALUES
-    ones.append(shape.to_move + seats.index(state.to_move))
-    vector[ones] = 1
-    masks, scores = state.hand_masks, state.scores
-    vector[shape.hand_sizes : shape.lacking] = [
-        *[masks[other].bit_count() for other in seats],
-        len(state.boneyard_ids),
-        *[scores[side] for side in shape.side_rotations[seat]],
-    ]
+        vector[at] = masks[other].bit_count()
+        at += 1
+    vector[shape.to_move + seats.index(state.to_move)] = 1
+    vector[at] = len(state.boneyard_ids)
+    scores = state.scores
+    for side in shape.side_rotations[seat]:
+        at += 1
+        vector[at] = scores[side]
     return vector
 
 
@@ -200,7 +203,8 @@ def _state_mask(state: State, seat: Seat) -> NDArray[np.int8]:
     """:func:`_mask` of ``observe(state, seat)``: the legal actions, on the seat's own turn only."""
     mask = np.zeros(NUM_ACTIONS, np.int8)
     if seat == state.to_move and state.phase is Phase.PLAYING:
-        mask[list(actions.legal_actions(state))] = 1
+        for action in actions.legal_actions(state):
+            mask[action] = 1
     return mask
 
 
