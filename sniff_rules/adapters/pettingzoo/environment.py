@@ -4,9 +4,9 @@
 the environment; ``env(**kwargs)`` wraps it in PettingZoo's standard
 wrappers (illegal moves end the episode with reward -1 for the offender,
 actions outside the space are refused, calls out of order are caught).
-Importing this module registers ``env`` as ``sniff_rules/american_sniff_v0``
+Importing this module registers ``env`` as ``sniff_rules/american_sniff_v1``
 in PettingZoo's registry, so ``pettingzoo.make("aec",
-"sniff_rules/american_sniff_v0", players=3)`` builds one too.
+"sniff_rules/american_sniff_v1", players=3)`` builds one too.
 
 **Agents** are ``player_0`` … ``player_{players-1}``, one per seat; the
 agent selected is always the seat to move. Every move goes through
@@ -37,7 +37,10 @@ pass, 450 ids.
 vector}``, built from what the seat may see and never another hand, the
 boneyard's order or the random source; the mask is non-zero only for the
 agent to move. :mod:`sniff_rules.adapters.pettingzoo.observation` says
-what each entry of the vector is.
+what each entry of the vector is, and its bounds, true and tight. (Version
+1: version 0's vector had 119 entries that were always 0, the attachment
+points no tile has, the Sniff entries of the non-doubles and the count of
+[0|0].)
 
 **Seeding**: ``reset(seed=n)`` starts the environment's own random source,
 :class:`~sniff_rules.randomness.SplitMix64` from ``n``, and ``reset()``
@@ -96,11 +99,15 @@ except ImportError as missing:  # pragma: no cover - the message is the point
 Action: TypeAlias = "int | np.integer[Any] | None"
 """An action id; None for an agent whose episode is over."""
 
-ENV_ID: Final = "sniff_rules/american_sniff_v0"
+ENV_ID: Final = "sniff_rules/american_sniff_v1"
 """The id under which importing this module registers :func:`env` with PettingZoo."""
 
 RENDER_WIDTH: Final = 80
 """The columns :meth:`raw_env.render` draws in."""
+
+RENDER_FPS: Final = 2
+"""Frames a second for a recorder of ``human`` or ``ansi`` renders: a move every half second, slow
+enough to read a layout (``metadata["render_fps"]``, as Gymnasium and PettingZoo declare it)."""
 
 SCOPES: Final = ("round", "match")
 """What one episode is: a round, or a whole match."""
@@ -131,8 +138,9 @@ class raw_env(pettingzoo.AECEnv[str, Observed, Action]):
     # PettingZoo reads the class's metadata before an instance exists; RUF012 would make it a ClassVar,
     # which the base class declares as an instance attribute.
     metadata: dict[str, Any] = {  # noqa: RUF012
-        "name": "american_sniff_v0",
+        "name": "american_sniff_v1",
         "render_modes": ["ansi", "human"],
+        "render_fps": RENDER_FPS,
         "is_parallelizable": False,
     }
 
@@ -153,7 +161,7 @@ class raw_env(pettingzoo.AECEnv[str, Observed, Action]):
         self.scope: Final = scope
         self.render_mode = render_mode
         self.max_cycles: Final = max_cycles
-        self.shape: Final = ObservationShape(players)
+        self.shape: Final = ObservationShape(players, scope, max_cycles)
         self.possible_agents = [agent_name(seat) for seat in range(players)]
         self._seat_of: Final = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         low, high = self.shape.bounds()
