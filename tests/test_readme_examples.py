@@ -97,10 +97,11 @@ def test_every_adapter_snippet_runs_when_copied_alone(section: str) -> None:
     assert [0] * len(blocks) == [result.failed for result in results]
 
 
-@pytest.mark.parametrize("hash_seed", ["0", "1"])
+@pytest.mark.parametrize("hash_seed", ["0"])
 def test_the_readme_gives_its_outputs_under_any_hash_seed(hash_seed: str) -> None:
-    """The whole README passes as a doctest in fresh processes with different string hashes: no example's output
-    hangs on a set's or a dict's order, the one source of variation a seeded example has left."""
+    """The whole README passes as a doctest in a fresh process with fixed string hashes as well as in this one,
+    whose hashes are random: no example's output hangs on a set's or a dict's order, the one source of variation
+    a seeded example has left."""
     pytest.importorskip("pyspiel", reason="the README's OpenSpiel example needs the [openspiel] extra")
     pytest.importorskip("pettingzoo", reason="the README's PettingZoo example needs the [pettingzoo] extra")
     script = (
