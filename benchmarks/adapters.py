@@ -3,18 +3,24 @@
 Run from the repository root with the adapters' extras installed (``benchmarks/README.md``,
 "Adapters", has the figures)::
 
-    python -m benchmarks.adapters [--part all|openspiel|pettingzoo|events] [--seconds 3] [--turns 3] [--seed 1]
+    python -m benchmarks.adapters [--part all|PART] [--seconds 3] [--turns 3] [--seed 1]
 
 A *part* names the loops measured against each other in one run, the one measured first. Every
-loop plays whole games for about ``--seconds``, picks ``options[int(rng.random() * len(options))]``
-with a local ``random.Random`` (chance outcomes too, each equally likely) and counts the players'
-actions, never chance's:
+loop plays whole games for about ``--seconds`` of CPU time, picks
+``options[int(rng.random() * len(options))]`` with a local ``random.Random`` (chance outcomes too,
+each equally likely) and counts the players' actions, never chance's; rates are per CPU second of
+the loop, which other work on a shared machine inflates far less than wall-clock time:
 
 - ``openspiel``: ``python_american_sniff`` (4 players, one round) and OpenSpiel's own
   ``python_team_dominoes`` (4 players, one hand) through the same function,
   :func:`play_openspiel`: the pyspiel calls a learning loop makes (``is_terminal``,
   ``is_chance_node``, ``chance_outcomes`` or ``current_player`` and ``legal_actions``,
   ``apply_action``).
+- ``observed``: the same, the acting player's ``observation_tensor`` and ``legal_actions_mask``
+  taken as numpy arrays at every action and the pick made from the mask.
+- ``rl-information-state`` and ``rl-observation``: both games through OpenSpiel's
+  ``rl_environment.Environment`` (:func:`play_rl_environment`), which builds every player's
+  information-state (or observation) tensor and legal actions at every step.
 - ``pettingzoo``: ``sniff_rules.adapters.pettingzoo`` through the AEC loop (``agent_iter``, ``last()``
   with the acting agent's observation vector and action mask, ``step``), :func:`play_pettingzoo`,
   as ``raw_env`` and as ``env()`` (PettingZoo's wrappers), whole 4-player matches; and
@@ -25,9 +31,10 @@ actions, never chance's:
   :func:`~sniff_rules.moves.apply` on the same recorded (state, move) pairs of random 4-player
   matches: what the typed events cost over the move itself.
 
-``all`` (the default) runs ``openspiel`` and ``pettingzoo``. The loops of a part alternate, each
-for ``--seconds``, ``--turns`` times, so that load on the machine slows them alike; each loop's
-median rate is reported with the first loop's median over it: the figure to quote.
+``all`` (the default) runs every part but ``events``. The loops of a part alternate, each for
+``--seconds``, ``--turns`` times, so that load on the machine slows them alike; each loop's median
+rate is reported with the first loop's median over it, the figure to quote, and the lowest and
+highest of that ratio turn by turn.
 """
 
 from __future__ import annotations
@@ -46,7 +53,7 @@ import attrs
 
 @attrs.frozen
 class LoopResult:
-    """What one timed loop played: games, player actions, chance outcomes, seconds."""
+    """What one timed loop played: games, player actions, chance outcomes, CPU seconds."""
 
     name: str
     games: int
@@ -56,12 +63,12 @@ class LoopResult:
 
     @property
     def actions_per_second(self) -> float:
-        """Player actions a second (chance outcomes applied in the same time not counted)."""
+        """Player actions a CPU second (chance outcomes applied in the same time not counted)."""
         return self.actions / self.seconds
 
 
 Loop = Callable[[float, int], LoopResult]
-"""A timed loop: plays whole games for about ``seconds`` from ``seed``."""
+"""A timed loop: plays whole games for about ``seconds`` of this process's CPU time from ``seed``."""
 
 
 def play_openspiel(
@@ -88,9 +95,9 @@ def play_openspiel(
     uniform = random.Random(seed).random
     flatnonzero, asarray, float32, int8 = np.flatnonzero, np.asarray, np.float32, np.int8
     games = actions = chance = 0
-    start = time.perf_counter()
+    start = time.process_time()
     deadline = start + seconds
-    while time.perf_counter() < deadline and (max_games is None or games < max_games):
+    while time.process_time() < deadline and (max_games is None or games < max_games):
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
@@ -108,7 +115,7 @@ def play_openspiel(
                 state.apply_action(options[int(uniform() * len(options))])
             actions += 1
         games += 1
-    return LoopResult(game_string, games, actions, chance, time.perf_counter() - start)
+    return LoopResult(game_string, games, actions, chance, time.process_time() - start)
 
 
 def play_rl_environment(
@@ -147,9 +154,9 @@ def play_rl_environment(
         chance_event_sampler=Sampler(),
     )
     games = actions = 0
-    start = time.perf_counter()
+    start = time.process_time()
     deadline = start + seconds
-    while time.perf_counter() < deadline and (max_games is None or games < max_games):
+    while time.process_time() < deadline and (max_games is None or games < max_games):
         step = environment.reset()
         while not step.last():
             player = step.observations["current_player"]
@@ -157,7 +164,7 @@ def play_rl_environment(
             step = environment.step([options[int(uniform() * len(options))]])
             actions += 1
         games += 1
-    return LoopResult(game_string, games, actions, 0, time.perf_counter() - start)
+    return LoopResult(game_string, games, actions, 0, time.process_time() - start)
 
 
 def play_pettingzoo(
@@ -170,9 +177,9 @@ def play_pettingzoo(
 
     flatnonzero = np.flatnonzero
     games = actions = 0
-    start = time.perf_counter()
+    start = time.process_time()
     deadline = start + seconds
-    while time.perf_counter() < deadline and (max_games is None or games < max_games):
+    while time.process_time() < deadline and (max_games is None or games < max_games):
         environment = make()
         environment.reset(seed=seed + games)
         uniform = random.Random(seed + games).random
@@ -185,7 +192,7 @@ def play_pettingzoo(
             environment.step(int(legal[int(uniform() * len(legal))]))
             actions += 1
         games += 1
-    return LoopResult(name, games, actions, 0, time.perf_counter() - start)
+    return LoopResult(name, games, actions, 0, time.process_time() - start)
 
 
 @cache
@@ -200,13 +207,13 @@ def call_on_recorded(function: Callable[[Any, Any], object], name: str, seconds:
     again for about ``seconds``; each call counts as an action, each pass over the pairs a game."""
     pairs = _recorded_moves()
     games = 0
-    start = time.perf_counter()
+    start = time.process_time()
     deadline = start + seconds
-    while time.perf_counter() < deadline:
+    while time.process_time() < deadline:
         for state, move in pairs:
             function(state, move)
         games += 1
-    return LoopResult(name, games, games * len(pairs), 0, time.perf_counter() - start)
+    return LoopResult(name, games, games * len(pairs), 0, time.process_time() - start)
 
 
 _SNIFF: Final = "python_american_sniff"
@@ -322,12 +329,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Parse the command line, measure each part, print its table."""
     parser = argparse.ArgumentParser(prog="python -m benchmarks.adapters", description=__doc__.split("\n")[0])
     parser.add_argument("--part", choices=["all", *PARTS], default="all")
-    parser.add_argument("--seconds", type=float, default=3.0, help="about how long each loop runs a turn")
+    parser.add_argument("--seconds", type=float, default=3.0, help="about how many CPU seconds each loop runs a turn")
     parser.add_argument("--turns", type=int, default=3, help="how many times each loop runs, in turn")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     parts = ALL if args.part == "all" else (args.part,)
-    print(f"Python {sys.version.split()[0]}, {args.turns} turns of about {args.seconds:g} s a loop, medians:")
+    print(f"Python {sys.version.split()[0]}, {args.turns} turns of about {args.seconds:g} CPU s a loop, medians:")
     for part in parts:
         print(f"\n{part}:\n")
         report(measure(part, args.seconds, args.turns, args.seed), sys.stdout)

@@ -291,3 +291,18 @@ def test_a_draw_outcome_not_in_the_boneyard_is_refused() -> None:
         assert ("DRAW-2", before) == (refused.value.rule, str(state))
     state.apply_action(boneyard[-1])
     assert boneyard[-1] == state.core.log[-1][2]
+
+
+@pytest.mark.parametrize("game_string", ["python_american_sniff", "python_team_dominoes"])
+@pytest.mark.parametrize("information_state", [True, False])
+def test_the_rl_environment_benchmark_plays_the_games_of_the_bare_loop(
+    game_string: str, information_state: bool
+) -> None:
+    """benchmarks.adapters' rl_environment loop draws the chance outcomes and picks from one stream in the bare
+    loop's order, so it plays the same games and counts the same player actions, in either observation mode."""
+    from benchmarks.adapters import play_openspiel, play_rl_environment
+
+    params = {"players": 4} if game_string == "python_american_sniff" else {}
+    bare = play_openspiel(game_string, params, math.inf, 5, max_games=2)
+    through = play_rl_environment(game_string, params, math.inf, 5, information_state=information_state, max_games=2)
+    assert (bare.games, bare.actions) == (through.games, through.actions)

@@ -212,7 +212,8 @@ class AmericanSniffState(pyspiel.State):  # type: ignore[misc]
             return np.asarray(pyspiel.State.legal_actions_mask(self, seat), np.int8)
         mask = np.zeros(ACTION_COUNT, np.int8)
         if player is None or player == core.state.to_move:  # type: ignore[union-attr]
-            mask[list(legal_actions(core.state))] = 1  # type: ignore[arg-type]
+            for action in legal_actions(core.state):  # type: ignore[arg-type]
+                mask[action] = 1
         elif player < 0:
             raise RuntimeError(f"Called LegalActionsMask for pseudo-player {player}")
         return mask

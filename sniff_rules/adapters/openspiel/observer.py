@@ -75,6 +75,21 @@ def _dealing(core: Core) -> bool:
     return core.phase in (LOT, DEAL)
 
 
+_DEALING: Final = (LOT, DEAL)
+
+
+def _dealt_masks(core: Core) -> list[int]:
+    """Each seat's hand during the deal (the tiles dealt to it so far), seat 0's first."""
+    size = core.shape.rules.hand_size
+    masks = []
+    for seat in range(core.shape.players):
+        mask = 0
+        for index in core.dealt[seat * size : (seat + 1) * size]:
+            mask |= 1 << index
+        masks.append(mask)
+    return masks
+
+
 def _layout(core: Core) -> Layout:
     return Layout.EMPTY if _dealing(core) or core.state is None else core.state.layout
 
@@ -220,10 +235,9 @@ class AmericanSniffObserver:
             self.dict[name] = self.tensor[start : start + length].reshape(size)
             self.offsets[name] = start
             start += length
-        self._public_core: Core | None = None
-        self._public_values: list[float] = []
         self._table: Layout | None = None
-        self._table_entries: list[float] = []
+        self._table_entries: npt.NDArray[np.float32] = np.zeros(_LAYOUT_ENTRIES, np.float32)
+        self._tables: list[Layout | None] = [None] * players
         self._buffers: list[npt.NDArray[np.float32]] = []
         for player in range(players):
             buffer = np.zeros(self.size, np.float32)
@@ -246,50 +260,51 @@ class AmericanSniffObserver:
         if self._cores[player] is core:
             return buffer
         visibility = self.visibility
-        # The public and private entries sit side by side: built as one list, written at once.
-        entries = self._public_of(core) if visibility.public else []
+        players = self.shape.players
+        dealing = core.phase in _DEALING or core.state is None
+        masks = _dealt_masks(core) if dealing else core.state.hand_masks  # type: ignore[union-attr]
+        # A few dozen entries change between two positions: one numpy store each costs less than
+        # turning lists into arrays.
+        if visibility.public:
+            at = players
+            buffer[at : at + players] = 0
+            mover = _to_move(core)
+            if mover >= 0:
+                buffer[at + mover] = 1
+            at += players
+            buffer[at] = core.round_number
+            layout = Layout.EMPTY if dealing else core.state.layout  # type: ignore[union-attr]
+            if layout is not self._tables[player]:
+                if layout is not self._table:
+                    self._table_entries = np.asarray(_layout_entries(layout), np.float32)
+                    self._table = layout
+                buffer[at + 1 : at + 1 + _LAYOUT_ENTRIES] = self._table_entries
+                self._tables[player] = layout
+            at += 1 + _LAYOUT_ENTRIES
+            for mask in masks:
+                buffer[at] = mask.bit_count()
+                at += 1
+            buffer[at] = _boneyard_size(core)
+            for score in _scores(core):
+                at += 1
+                buffer[at] = score
         if visibility.own or visibility.everyone:
             drawn = _drawn(core)
-            seats = (player,) if visibility.own else range(self.shape.players)
-            private = [0.0] * ((len(seats) + 1) * TILE_COUNT)
-            for number, seat in enumerate(seats):
-                for index in indices_of_mask(_hand_mask(core, seat)):
-                    private[number * TILE_COUNT + index] = 1.0
+            seats = (player,) if visibility.own else range(players)
+            start = self.offsets["hand" if visibility.own else "hands"]
+            buffer[start : start + (len(seats) + 1) * TILE_COUNT] = 0
+            for seat in seats:
+                for index in indices_of_mask(masks[seat]):
+                    buffer[start + index] = 1
+                start += TILE_COUNT
             if drawn >= 0 and (visibility.everyone or _to_move(core) == player):
-                private[len(seats) * TILE_COUNT + drawn] = 1.0
-            entries = entries + private
-        start = self.shape.players
-        buffer[start : start + len(entries)] = entries
+                buffer[start + drawn] = 1
         if visibility.recall:
             self._write_history(buffer, core, player)
             if "past" in self.offsets and core.past is not self._pasts[player]:
                 self._write_past(buffer, core.past, player)
         self._cores[player] = core
         return buffer
-
-    def _public_of(self, core: Core) -> list[float]:
-        """The public entries, ``to_move`` to ``scores``: the same for every seat, so built once a position."""
-        if core is self._public_core:
-            return self._public_values
-        players = self.shape.players
-        to_move = [0.0] * players
-        mover = _to_move(core)
-        if mover >= 0:
-            to_move[mover] = 1.0
-        layout = _layout(core)
-        if layout is not self._table:
-            self._table_entries = _layout_entries(layout)
-            self._table = layout
-        self._public_values = [
-            *to_move,
-            core.round_number,
-            *self._table_entries,
-            *[_hand_mask(core, seat).bit_count() for seat in range(players)],
-            _boneyard_size(core),
-            *_scores(core),
-        ]
-        self._public_core = core
-        return self._public_values
 
     def _write_history(self, buffer: npt.NDArray[np.float32], core: Core, player: int) -> None:
         """Bring the history rows of ``player``'s tensor up to ``core``'s log."""
