@@ -52,9 +52,12 @@ def test_random_sim_test_passes(players: int) -> None:
     pyspiel.random_sim_test(_load(players=players), num_sims=4, serialize=True, verbose=False)
 
 
-def test_random_sim_test_passes_for_a_match() -> None:
-    """The match scope passes random_sim_test too, rounds dealt after played-out and blocked rounds."""
-    pyspiel.random_sim_test(_load(players=3, scope="match", max_rounds=4), num_sims=1, serialize=False, verbose=False)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_sim_test_passes_for_a_match(players: int) -> None:
+    """The match scope passes random_sim_test too at each table size, rounds dealt after played-out and blocked
+    rounds, states serialized and read back."""
+    game = _load(players=players, scope="match", max_rounds=4)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
