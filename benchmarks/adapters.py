@@ -21,12 +21,14 @@ the loop, which other work on a shared machine inflates far less than wall-clock
 - ``rl-information-state`` and ``rl-observation``: both games through OpenSpiel's
   ``rl_environment.Environment`` (:func:`play_rl_environment`), which builds every player's
   information-state (or observation) tensor and legal actions at every step.
-- ``pettingzoo``: ``sniff_rules.adapters.pettingzoo`` through the AEC loop (``agent_iter``, ``last()``
-  with the acting agent's observation vector and action mask, ``step``), :func:`play_pettingzoo`,
-  as ``raw_env`` and as ``env()`` (PettingZoo's wrappers), whole 4-player matches; and
-  ``python_team_dominoes`` through :func:`play_openspiel` with ``observed``: the same work per
-  action (the acting player's observation tensor and legal-action mask as numpy arrays, the
-  pick from the mask), then, for reference, its bare loop as in ``openspiel``.
+- ``pettingzoo``: ``sniff_rules.adapters.pettingzoo``'s ``raw_env`` through the AEC loop
+  (``agent_iter``, ``last()`` with the acting agent's observation vector and action mask,
+  ``step``), :func:`play_pettingzoo`, whole 4-player matches; and ``python_team_dominoes``
+  through :func:`play_openspiel` with ``observed``: the same work per action (the acting
+  player's observation tensor and legal-action mask as numpy arrays, the pick from the mask),
+  then, for reference, its bare loop as in ``openspiel``.
+- ``pettingzoo-wrapped``: the same with ``env()``, ``raw_env`` in PettingZoo's wrappers, against
+  ``python_team_dominoes`` with ``observed``.
 - ``events``: :func:`~sniff_rules.play.events.apply_with_events` against
   :func:`~sniff_rules.moves.apply` on the same recorded (state, move) pairs of random 4-player
   matches: what the typed events cost over the move itself.
@@ -256,20 +258,27 @@ def _rl_loops(information_state: bool) -> Callable[[], dict[str, Loop]]:
     return loops
 
 
-def _pettingzoo_loops() -> dict[str, Loop]:
-    from sniff_rules.adapters.pettingzoo import env, raw_env
+_RAW: Final = "sniff_rules.adapters.pettingzoo raw_env (4 players, matches)"
+_WRAPPED: Final = "sniff_rules.adapters.pettingzoo env() (wrapped, 4 players, matches)"
+_TEAM_OBSERVED: Final = "python_team_dominoes, observation and mask each action"
 
-    raw, wrapped = (
-        "sniff_rules.adapters.pettingzoo raw_env (4 players, matches)",
-        "sniff_rules.adapters.pettingzoo env() (wrapped)",
-    )
+
+def _pettingzoo_loops() -> dict[str, Loop]:
+    from sniff_rules.adapters.pettingzoo import raw_env
+
     return {
-        raw: lambda s, seed: play_pettingzoo(lambda: raw_env(players=4, scope="match"), raw, s, seed),
-        wrapped: lambda s, seed: play_pettingzoo(lambda: env(players=4, scope="match"), wrapped, s, seed),
-        "python_team_dominoes, observation and mask each action": lambda s, seed: play_openspiel(
-            _TEAM, {}, s, seed, observed=True
-        ),
+        _RAW: lambda s, seed: play_pettingzoo(lambda: raw_env(players=4, scope="match"), _RAW, s, seed),
+        _TEAM_OBSERVED: lambda s, seed: play_openspiel(_TEAM, {}, s, seed, observed=True),
         "python_team_dominoes, bare loop": lambda s, seed: play_openspiel(_TEAM, {}, s, seed),
+    }
+
+
+def _wrapped_loops() -> dict[str, Loop]:
+    from sniff_rules.adapters.pettingzoo import env
+
+    return {
+        _WRAPPED: lambda s, seed: play_pettingzoo(lambda: env(players=4, scope="match"), _WRAPPED, s, seed),
+        _TEAM_OBSERVED: lambda s, seed: play_openspiel(_TEAM, {}, s, seed, observed=True),
     }
 
 
@@ -289,11 +298,12 @@ PARTS: Final[dict[str, Callable[[], dict[str, Loop]]]] = {
     "rl-information-state": _rl_loops(True),
     "rl-observation": _rl_loops(False),
     "pettingzoo": _pettingzoo_loops,
+    "pettingzoo-wrapped": _wrapped_loops,
     "events": _events_loops,
 }
 """Each part: its loops, the one measured first."""
 
-ALL: Final = ("openspiel", "observed", "rl-information-state", "rl-observation", "pettingzoo")
+ALL: Final = ("openspiel", "observed", "rl-information-state", "rl-observation", "pettingzoo", "pettingzoo-wrapped")
 """The parts ``--part all`` runs: every path through the two adapters."""
 
 
