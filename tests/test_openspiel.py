@@ -52,9 +52,12 @@ def test_random_sim_test_passes(players: int) -> None:
     pyspiel.random_sim_test(_load(players=players), num_sims=4, serialize=True, verbose=False)
 
 
-def test_random_sim_test_passes_for_a_match() -> None:
-    """The match scope passes random_sim_test too, rounds dealt after played-out and blocked rounds."""
-    pyspiel.random_sim_test(_load(players=3, scope="match", max_rounds=4), num_sims=1, serialize=False, verbose=False)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_sim_test_passes_for_a_match(players: int) -> None:
+    """The match scope passes random_sim_test too at each table size, rounds dealt after played-out and blocked
+    rounds, states serialized and read back."""
+    game = _load(players=players, scope="match", max_rounds=4)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -80,7 +83,8 @@ def test_the_api_checks_of_openspiel_hold(players: int) -> None:
             information = state.information_state_tensor(player)
             assert game.observation_tensor_size() == len(observation)
             assert game.information_state_tensor_size() == len(information)
-            assert all(math.isfinite(value) for value in observation + information)
+            assert np.isfinite(observation).all()
+            assert np.isfinite(information).all()
         if not state.is_terminal() and not state.is_chance_node():
             actions = state.legal_actions()
             assert sorted(set(actions)) == actions
@@ -182,7 +186,9 @@ def test_resampling_keeps_the_information_state(players: int, scope: str) -> Non
         for _ in range(3):
             resampled = state.resample_from_infostate(player, sampler)
             assert state.information_state_string(player) == resampled.information_state_string(player)
-            assert state.information_state_tensor(player) == resampled.information_state_tensor(player)
+            assert (
+                state.information_state_tensor(player).tolist() == resampled.information_state_tensor(player).tolist()
+            )
             assert state.legal_actions() == resampled.legal_actions()
             changed += str(state) != str(resampled)
     assert changed > 0
@@ -288,3 +294,18 @@ def test_a_draw_outcome_not_in_the_boneyard_is_refused() -> None:
         assert ("DRAW-2", before) == (refused.value.rule, str(state))
     state.apply_action(boneyard[-1])
     assert boneyard[-1] == state.core.log[-1][2]
+
+
+@pytest.mark.parametrize("game_string", ["python_american_sniff", "python_team_dominoes"])
+@pytest.mark.parametrize("information_state", [True, False])
+def test_the_rl_environment_benchmark_plays_the_games_of_the_bare_loop(
+    game_string: str, information_state: bool
+) -> None:
+    """benchmarks.adapters' rl_environment loop draws the chance outcomes and picks from one stream in the bare
+    loop's order, so it plays the same games and counts the same player actions, in either observation mode."""
+    from benchmarks.adapters import play_openspiel, play_rl_environment
+
+    params = {"players": 4} if game_string == "python_american_sniff" else {}
+    bare = play_openspiel(game_string, params, math.inf, 5, max_games=2)
+    through = play_rl_environment(game_string, params, math.inf, 5, information_state=information_state, max_games=2)
+    assert (bare.games, bare.actions) == (through.games, through.actions)

@@ -72,9 +72,10 @@ def test_pettingzoo_api_test_passes(players: int, scope: str) -> None:
 
 
 @pytest.mark.parametrize("players", PLAYERS)
-def test_pettingzoo_seed_test_passes(players: int) -> None:
-    """PettingZoo's seed_test: two environments reset with one seed play alike (SETUP-5)."""
-    seed_test(lambda: env(players=players, scope="match"), num_cycles=40)  # type: ignore[no-untyped-call]
+@pytest.mark.parametrize("scope", ["round", "match"])
+def test_pettingzoo_seed_test_passes(players: int, scope: str) -> None:
+    """PettingZoo's seed_test: two environments reset with one seed play alike (SETUP-5), in either scope."""
+    seed_test(lambda: env(players=players, scope=scope), num_cycles=40)  # type: ignore[no-untyped-call]
 
 
 def test_the_same_seed_deals_the_same_match_and_reset_goes_on_with_the_stream() -> None:

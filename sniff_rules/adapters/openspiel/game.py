@@ -33,19 +33,26 @@ round cap ends the match, the sides with the highest score share the win: each g
 **Observations** (:func:`make_py_observer`, see :mod:`sniff_rules.adapters.openspiel.observer`) hold the
 seat's hand and waiting drawn tile, the tiles on the table, the open points and the values they
 show, the counted contributions and the end count, every hand's size, the boneyard's size and
-the scores; the information state adds the public history (with the seat's own draws).
+the scores; the information state adds the history with perfect recall: each move of the round
+with the point every tile went on, the seat's own draws, and in ``match`` scope the rounds before.
+From Python, :meth:`AmericanSniffState.observation_tensor`, :meth:`~AmericanSniffState.information_state_tensor`
+and :meth:`~AmericanSniffState.legal_actions_mask` return numpy arrays, built from what changed
+since the last call (pyspiel's C++ methods still give lists, with the same numbers).
 :meth:`AmericanSniffState.resample_from_infostate` re-deals the hidden tiles with
 :class:`~sniff_rules.play.sampler.DealSampler`, so OpenSpiel's IS-MCTS runs.
 """
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 import attrs
 
 try:
+    import numpy as np
+    import numpy.typing as npt
     import pyspiel
 except ImportError as missing:  # pragma: no cover - the message is the point
     raise ImportError(
@@ -125,6 +132,17 @@ class AmericanSniffGame(pyspiel.Game):  # type: ignore[misc]
         )
         super().__init__(GAME_TYPE, info, given)
         self.initial = initial_core(shape)
+        # The observers behind AmericanSniffState's tensors: each keeps every seat's tensor from
+        # one call to the next and writes only what changed.
+        self.tensor_observers: Final = (
+            observer.AmericanSniffObserver(
+                shape, observer.Visibility.of(pyspiel.IIGObservationType(perfect_recall=False))
+            ),
+            observer.AmericanSniffObserver(
+                shape, observer.Visibility.of(pyspiel.IIGObservationType(perfect_recall=True))
+            ),
+        )
+        """The default observation's observer and the information state's."""
 
     def new_initial_state(self) -> AmericanSniffState:
         """The state before the lot: a chance node."""
@@ -184,6 +202,44 @@ class AmericanSniffState(pyspiel.State):  # type: ignore[misc]
         if phase == OVER:
             return []
         return [outcome for outcome, _ in self.chance_outcomes()]
+
+    def legal_actions_mask(self, player: int | None = None) -> npt.NDArray[np.int8]:
+        """1 for each legal action of ``player`` (default: the one to move), 0 for the others, as a new
+        int8 array; pyspiel's own method gives the same as a list (see :meth:`observation_tensor`)."""
+        core = self.core
+        if core.phase != PLAY:
+            seat = self.current_player() if player is None else player
+            return np.asarray(pyspiel.State.legal_actions_mask(self, seat), np.int8)
+        mask = np.zeros(ACTION_COUNT, np.int8)
+        if player is None or player == core.state.to_move:  # type: ignore[union-attr]
+            for action in legal_actions(core.state):  # type: ignore[arg-type]
+                mask[action] = 1
+        elif player < 0:
+            raise RuntimeError(f"Called LegalActionsMask for pseudo-player {player}")
+        return mask
+
+    def observation_tensor(self, player: int | None = None) -> npt.NDArray[np.float32]:
+        """The default observation tensor of ``player`` (default: the one to move), as a new float32 array.
+
+        pyspiel's own method gives the same numbers as a list of floats, a Python float made for
+        each entry; a learning loop turns it into an array anyway, so this one hands over the array
+        (``.tolist()`` gives pyspiel's list). C++ callers still get theirs through the observer.
+        """
+        return self._tensor(0, player)
+
+    def information_state_tensor(self, player: int | None = None) -> npt.NDArray[np.float32]:
+        """The information-state tensor of ``player`` (default: the one to move), as a new float32 array
+        (see :meth:`observation_tensor`)."""
+        return self._tensor(1, player)
+
+    def _tensor(self, recall: int, player: int | None) -> npt.NDArray[np.float32]:
+        core = self.core
+        seat = self.current_player() if player is None else operator.index(player)
+        if not 0 <= seat < core.shape.players:
+            kind = "InformationStateTensor" if recall else "ObservationTensor"
+            raise RuntimeError(f"{kind} is for a seat 0..{core.shape.players - 1}, got player {seat}")
+        tensors: observer.AmericanSniffObserver = self.get_game().tensor_observers[recall]
+        return tensors.tensor_of(core, seat).copy()
 
     def is_chance_node(self) -> bool:
         """The lot, the deal or a draw's tile is to come."""

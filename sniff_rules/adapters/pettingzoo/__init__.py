@@ -1,8 +1,9 @@
 """American Sniff as a PettingZoo AEC environment, and a one-seat Gymnasium wrapper.
 
 Needs the ``pettingzoo`` extra (``pip install 'sniff-rules[pettingzoo]'``).
-Importing this package registers :func:`env` as ``sniff_rules/american_sniff_v0``
-with PettingZoo's registry. :mod:`~sniff_rules.adapters.pettingzoo.environment` is the
+Importing this package registers :func:`env` as ``sniff_rules/american_sniff_v1``
+with PettingZoo's registry, and :class:`SingleAgentEnv` as ``sniff_rules/AmericanSniff-v1``
+with Gymnasium's. :mod:`~sniff_rules.adapters.pettingzoo.environment` is the
 environment, :mod:`~sniff_rules.adapters.pettingzoo.observation` what its agents
 observe, :mod:`~sniff_rules.adapters.pettingzoo.single_agent` the Gymnasium wrapper.
 """
@@ -15,6 +16,15 @@ from sniff_rules.adapters.pettingzoo.environment import (
     observation_of,
     raw_env,
 )
-from sniff_rules.adapters.pettingzoo.single_agent import SingleAgentEnv
+from sniff_rules.adapters.pettingzoo.single_agent import GYMNASIUM_ID, SingleAgentEnv
 
-__all__ = ["ENV_ID", "ObservationShape", "SingleAgentEnv", "agent_name", "env", "observation_of", "raw_env"]
+__all__ = [
+    "ENV_ID",
+    "GYMNASIUM_ID",
+    "ObservationShape",
+    "SingleAgentEnv",
+    "agent_name",
+    "env",
+    "observation_of",
+    "raw_env",
+]

@@ -4,9 +4,9 @@
 the environment; ``env(**kwargs)`` wraps it in PettingZoo's standard
 wrappers (illegal moves end the episode with reward -1 for the offender,
 actions outside the space are refused, calls out of order are caught).
-Importing this module registers ``env`` as ``sniff_rules/american_sniff_v0``
+Importing this module registers ``env`` as ``sniff_rules/american_sniff_v1``
 in PettingZoo's registry, so ``pettingzoo.make("aec",
-"sniff_rules/american_sniff_v0", players=3)`` builds one too.
+"sniff_rules/american_sniff_v1", players=3)`` builds one too.
 
 **Agents** are ``player_0`` … ``player_{players-1}``, one per seat; the
 agent selected is always the seat to move. Every move goes through
@@ -37,7 +37,10 @@ pass, 450 ids.
 vector}``, built from what the seat may see and never another hand, the
 boneyard's order or the random source; the mask is non-zero only for the
 agent to move. :mod:`sniff_rules.adapters.pettingzoo.observation` says
-what each entry of the vector is.
+what each entry of the vector is, and its bounds, true and tight. (Version
+1: version 0's vector had 119 entries that were always 0, the attachment
+points no tile has, the Sniff entries of the non-doubles and the count of
+[0|0].)
 
 **Seeding**: ``reset(seed=n)`` starts the environment's own random source,
 :class:`~sniff_rules.randomness.SplitMix64` from ``n``, and ``reset()``
@@ -85,7 +88,8 @@ try:
     import numpy as np
     import pettingzoo
     from gymnasium import spaces
-    from pettingzoo.utils import wrappers
+
+    import sniff_rules.adapters.pettingzoo.wrappers as fast_wrappers
 except ImportError as missing:  # pragma: no cover - the message is the point
     raise ImportError(
         f"sniff_rules.adapters.pettingzoo.environment needs the pettingzoo extra ({missing.name} is missing): "
@@ -95,11 +99,15 @@ except ImportError as missing:  # pragma: no cover - the message is the point
 Action: TypeAlias = "int | np.integer[Any] | None"
 """An action id; None for an agent whose episode is over."""
 
-ENV_ID: Final = "sniff_rules/american_sniff_v0"
+ENV_ID: Final = "sniff_rules/american_sniff_v1"
 """The id under which importing this module registers :func:`env` with PettingZoo."""
 
 RENDER_WIDTH: Final = 80
 """The columns :meth:`raw_env.render` draws in."""
+
+RENDER_FPS: Final = 2
+"""Frames a second for a recorder of ``human`` or ``ansi`` renders: a move every half second, slow
+enough to read a layout (``metadata["render_fps"]``, as Gymnasium and PettingZoo declare it)."""
 
 SCOPES: Final = ("round", "match")
 """What one episode is: a round, or a whole match."""
@@ -114,12 +122,14 @@ def env(**kwargs: Any) -> pettingzoo.AECEnv[str, Observed, Action]:
     """:class:`raw_env` in PettingZoo's standard wrappers; the keyword arguments are :class:`raw_env`'s.
 
     An action the mask refuses ends the episode for every agent with
-    reward -1 for the one that chose it (``TerminateIllegalWrapper``).
+    reward -1 for the one that chose it (``TerminateIllegalWrapper``). The wrappers are
+    PettingZoo's own, subclassed in :mod:`sniff_rules.adapters.pettingzoo.wrappers` to read
+    the per-step attributes directly instead of through each wrapper's ``__getattr__``.
     """
     wrapped: pettingzoo.AECEnv[str, Observed, Action] = raw_env(**kwargs)
-    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    wrapped = fast_wrappers.TerminateIllegal(wrapped, illegal_reward=-1)
+    wrapped = fast_wrappers.AssertOutOfBounds(wrapped)
+    return fast_wrappers.OrderEnforcing(wrapped)
 
 
 class raw_env(pettingzoo.AECEnv[str, Observed, Action]):
@@ -128,8 +138,9 @@ class raw_env(pettingzoo.AECEnv[str, Observed, Action]):
     # PettingZoo reads the class's metadata before an instance exists; RUF012 would make it a ClassVar,
     # which the base class declares as an instance attribute.
     metadata: dict[str, Any] = {  # noqa: RUF012
-        "name": "american_sniff_v0",
+        "name": "american_sniff_v1",
         "render_modes": ["ansi", "human"],
+        "render_fps": RENDER_FPS,
         "is_parallelizable": False,
     }
 
@@ -150,7 +161,7 @@ class raw_env(pettingzoo.AECEnv[str, Observed, Action]):
         self.scope: Final = scope
         self.render_mode = render_mode
         self.max_cycles: Final = max_cycles
-        self.shape: Final = ObservationShape(players)
+        self.shape: Final = ObservationShape(players, scope, max_cycles)
         self.possible_agents = [agent_name(seat) for seat in range(players)]
         self._seat_of: Final = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         low, high = self.shape.bounds()
@@ -244,14 +255,14 @@ class raw_env(pettingzoo.AECEnv[str, Observed, Action]):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+        if type(action) is not int and (isinstance(action, bool) or not isinstance(action, (int, np.integer))):
             raise InvalidMoveError("TURN-1", f"an action is an int 0..{NUM_ACTIONS - 1}, got {action!r:.100}")
         state, happened = apply_with_events(self._state, actions.move_of(int(action), self._seat_of[agent]))
         self._state = state
         self._events += happened
         self._actions += 1
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
+        # Rewards come at the end alone (see the module), so until then there are none to clear or add up.
         # The move's own event comes first; it is all that changes what a hand lacks.
         first = cast("Placed | Drew | Passed", happened[0])
         seat = first.seat
@@ -262,6 +273,7 @@ class raw_env(pettingzoo.AECEnv[str, Observed, Action]):
         phase = state.phase
         if phase is Phase.MATCH_OVER or (phase is Phase.ROUND_OVER and self.scope == "round"):
             self._finish()
+            self._accumulate_rewards()
         else:
             if phase is Phase.ROUND_OVER:
                 self._state = next_round(state)
@@ -269,8 +281,7 @@ class raw_env(pettingzoo.AECEnv[str, Observed, Action]):
             if self.max_cycles is not None and self._actions >= self.max_cycles * self.rules.players:
                 self.truncations = dict.fromkeys(self.agents, True)
         self._sync_table(first.contributions if type(first) is Placed and self._state is state else None)
-        self.agent_selection = agent_name(self._state.to_move)
-        self._accumulate_rewards()
+        self.agent_selection = self.possible_agents[self._state.to_move]
         if self.render_mode == "human":
             print(self._picture())
 

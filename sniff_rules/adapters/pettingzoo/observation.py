@@ -14,9 +14,10 @@ part                  length          value
 hand                  28              1 for each tile the seat holds
 drawn                 28              1 for the drawn tile it must place now (DRAW-2)
 on the table          28              1 for each tile placed
-Sniff                 28              1 for the Sniff, once a double is down (SNIFF-1)
-counted               28              per tile, what it adds to the end count (COUNT-1..4)
-open points           168             1 for each open point, by point id (tile index * 6 + port)
+Sniff                 7               1 for the Sniff's value, once a double is down (SNIFF-1)
+counted               28              per tile, what it adds to the end count (COUNT-1..4);
+                                      for [0|0], which adds no pips, how many times it is listed
+open points           70              1 for each open point, in point-id order of the 70 points
 end count             1               the end count
 hand sizes            players         tiles each seat holds, relative
 boneyard              1               tiles left to draw
@@ -24,6 +25,15 @@ scores                sides           each side's score, own side first
 lacking               7 * players     per relative seat, 1 for each value the public log shows it lacks
 to move               players         1 for the seat to move, relative
 ====================  ==============  =======================================
+
+Every entry can take more than one value (no entry is always 0, as the 98 attachment points
+that no tile has and the Sniff entries of tiles that are no double would be), and
+:meth:`ObservationShape.bounds` are true and tight: an entry's highest value is the most it
+can reach (a tile's pips for its count, 48 for the end count: at most four terms of at most
+12, a hand's size at the deal plus the whole boneyard), and the scores lie between the largest
+settlement of a round (in ``match`` scope, of as many rounds as ``max_cycles`` allows; with
+no cap the type's own bound, since settlement only subtracts) and the target less 5 plus the
+highest placement, 48 (MATCH-1: only a placement reaches the target).
 
 :func:`observation_of` builds it from a seat view, the reference;
 :class:`~sniff_rules.adapters.pettingzoo.environment.raw_env` builds the
@@ -38,13 +48,14 @@ from collections.abc import Sequence
 from typing import Any, Final, TypeAlias
 
 import sniff_rules.adapters.actions as actions
-from sniff_rules.layout import Contribution, Layout
+from sniff_rules.layout import VALID_POINT_IDS, Contribution, Layout
 from sniff_rules.play.events import Event
 from sniff_rules.play.history import RoundLog
 from sniff_rules.play.view import Observation, SeatView, seat_view
-from sniff_rules.rules import Seat, side_of_seat
+from sniff_rules.position._turn_problems import MAX_SIDE_DEDUCTION
+from sniff_rules.rules import Rules, Seat, side_of_seat
 from sniff_rules.state import Phase, State
-from sniff_rules.tiles import HIGHEST_PIP, TILE_COUNT, TILE_PIPS, indices_of_mask
+from sniff_rules.tiles import DOUBLE_SIX, HIGHEST_PIP, TILE_COUNT, TILE_PIPS, indices_of_mask
 
 try:
     import numpy as np
@@ -62,29 +73,40 @@ NUM_ACTIONS: Final = actions.ACTION_COUNT
 """The length of the action mask: the size of the action space, the same for every player count."""
 
 _VALUES: Final = HIGHEST_PIP + 1
-_POINT_IDS: Final = 6 * TILE_COUNT
+_POINT_POSITION: Final = {point_id: position for position, point_id in enumerate(sorted(VALID_POINT_IDS))}
+"""Where each attachment point's entry sits in the open points part."""
 _SCORE_BOUND: Final = 2**31 - 1
-"""Scores have no floor (SETTLE-4): the bound is the vector's type's."""
+"""Scores have no floor in a match without a cap (SETTLE-4): the bound is the vector's type's."""
+HIGHEST_PLAY: Final = 48
+"""More than any one placement can score, and the highest end count: at most four terms count
+(two line ends, two arms), each at most 12 (COUNT-1..4)."""
 
 
 class ObservationShape:
-    """Where each part of the observation vector of a ``players``-seat table starts.
+    """Where each part of the observation vector of a ``players``-seat table starts, and its bounds
+    for an episode of ``scope`` capped at ``max_cycles``.
 
     >>> shape = ObservationShape(4)
     >>> shape.size, shape.open_points, shape.scores
-    (348, 140, 314)
+    (229, 119, 195)
     """
 
-    def __init__(self, players: int) -> None:
+    def __init__(self, players: int, scope: str = "round", max_cycles: int | None = None) -> None:
+        rules = Rules.standard(players)
         self.players: Final = players
-        self.sides: Final = 2 if players == 4 else players
+        self.sides: Final = rules.sides
+        self.rules: Final = rules
+        self.scope: Final = scope
+        self.max_cycles: Final = max_cycles
+        self.boneyard_size: Final = TILE_COUNT - players * rules.hand_size
+        """The tiles left to draw at the deal."""
         self.hand: Final = 0
         self.drawn: Final = TILE_COUNT
-        self.table: Final = 2 * TILE_COUNT
-        self.sniff: Final = 3 * TILE_COUNT
-        self.counted: Final = 4 * TILE_COUNT
-        self.open_points: Final = 5 * TILE_COUNT
-        self.end_count: Final = self.open_points + _POINT_IDS
+        self.table: Final = self.drawn + TILE_COUNT
+        self.sniff: Final = self.table + TILE_COUNT
+        self.counted: Final = self.sniff + _VALUES
+        self.open_points: Final = self.counted + TILE_COUNT
+        self.end_count: Final = self.open_points + len(_POINT_POSITION)
         self.hand_sizes: Final = self.end_count + 1
         self.boneyard: Final = self.hand_sizes + players
         self.scores: Final = self.boneyard + 1
@@ -99,15 +121,24 @@ class ObservationShape:
         """Per observer, the sides from its own on."""
 
     def bounds(self) -> tuple[NDArray[np.int32], NDArray[np.int32]]:
-        """The lowest and highest value of each entry."""
+        """The lowest and highest value of each entry (see the module)."""
         low = np.zeros(self.size, np.int32)
         high = np.ones(self.size, np.int32)
-        high[self.counted : self.counted + TILE_COUNT] = TILE_PIPS
-        high[self.end_count] = sum(TILE_PIPS)
-        high[self.hand_sizes : self.hand_sizes + self.players] = TILE_COUNT
-        high[self.boneyard] = TILE_COUNT
-        low[self.scores : self.scores + self.sides] = -_SCORE_BOUND
-        high[self.scores : self.scores + self.sides] = _SCORE_BOUND
+        counted = list(TILE_PIPS)
+        counted[0] = 2  # [0|0] as the Sniff with both arms open is listed twice (COUNT-4)
+        high[self.counted : self.counted + TILE_COUNT] = counted
+        high[self.end_count] = HIGHEST_PLAY
+        high[self.hand_sizes : self.hand_sizes + self.players] = self.rules.hand_size + self.boneyard_size
+        high[self.boneyard] = self.boneyard_size
+        if self.scope == "round":
+            lowest = -MAX_SIDE_DEDUCTION
+        elif self.max_cycles is not None:
+            # A round takes at least one action, so a capped match has at most that many settlements.
+            lowest = max(-_SCORE_BOUND, -MAX_SIDE_DEDUCTION * self.max_cycles * self.players)
+        else:
+            lowest = -_SCORE_BOUND
+        low[self.scores : self.scores + self.sides] = lowest
+        high[self.scores : self.scores + self.sides] = self.rules.target - 5 + HIGHEST_PLAY
         return low, high
 
 
@@ -119,17 +150,18 @@ def _table_part(
     ``contributions`` are the layout's own, when a :class:`~sniff_rules.play.events.Placed` already holds them.
     """
     part = np.zeros(shape.hand_sizes - shape.table, np.int32)
-    base = shape.table
-    ones: list[int] = list(indices_of_mask(layout.placed_mask))
+    for index in indices_of_mask(layout.placed_mask):
+        part[index] = 1
     if layout.sniff >= 0:
-        ones.append(shape.sniff - base + layout.sniff)
-    ones += [shape.open_points - base + point_id for point_id in layout.open_point_ids]
-    part[ones] = 1
-    counted = [0] * TILE_COUNT
+        part[shape.sniff - shape.table + DOUBLE_SIX[layout.sniff].low] = 1
+    opened = shape.open_points - shape.table
+    for point_id in layout.open_point_ids:
+        part[opened + _POINT_POSITION[point_id]] = 1
+    counted = shape.counted - shape.table
     for item in layout.contributions if contributions is None else contributions:
-        counted[item.tile.index] += item.value
-    start = shape.counted - base
-    part[start : start + TILE_COUNT] = counted
+        index = item.tile.index
+        # [0|0] adds no pips: its entry counts its listings instead, so that it is not always 0.
+        part[counted + index] += item.value if index else 1
     part[-1] = layout.end_count
     return part
 
@@ -175,24 +207,29 @@ def _encode_state(
     """:func:`_encode` of ``observe(state, seat)``, read from the state's own fields: the seat's
     hand and its drawn tile on its turn, the sizes, the scores; ``base`` holds
     :func:`_table_part` of the layout in place and zeros elsewhere."""
+    # A few dozen entries change: one numpy store each costs less than building index lists.
     seats = shape.rotations[seat]
     vector = base.copy()
-    ones: list[int] = list(indices_of_mask(state.hand_masks[seat]))
-    own_turn = seat == state.to_move and state.phase is Phase.PLAYING
-    if own_turn and state.drawn >= 0:
-        ones.append(shape.drawn + state.drawn)
+    for index in indices_of_mask(state.hand_masks[seat]):
+        vector[index] = 1
+    if seat == state.to_move and state.phase is Phase.PLAYING and state.drawn >= 0:
+        vector[shape.drawn + state.drawn] = 1
     lacking_at = shape.lacking
+    masks = state.hand_masks
+    at = shape.hand_sizes
     for other in seats:
-        ones += [lacking_at + value for value in lacking[other]]
+        for value in lacking[other]:
+            vector[lacking_at + value] = 1
         lacking_at += _VALUES
-    ones.append(shape.to_move + seats.index(state.to_move))
-    vector[ones] = 1
-    masks, scores = state.hand_masks, state.scores
-    vector[shape.hand_sizes : shape.lacking] = [
-        *[masks[other].bit_count() for other in seats],
-        len(state.boneyard_ids),
-        *[scores[side] for side in shape.side_rotations[seat]],
-    ]
+        vector[at] = masks[other].bit_count()
+        at += 1
+    vector[shape.to_move + seats.index(state.to_move)] = 1
+    vector[at] = len(state.boneyard_ids)
+    at += 1
+    scores = state.scores
+    for side in shape.side_rotations[seat]:
+        vector[at] = scores[side]
+        at += 1
     return vector
 
 
@@ -200,7 +237,8 @@ def _state_mask(state: State, seat: Seat) -> NDArray[np.int8]:
     """:func:`_mask` of ``observe(state, seat)``: the legal actions, on the seat's own turn only."""
     mask = np.zeros(NUM_ACTIONS, np.int8)
     if seat == state.to_move and state.phase is Phase.PLAYING:
-        mask[list(actions.legal_actions(state))] = 1
+        for action in actions.legal_actions(state):
+            mask[action] = 1
     return mask
 
 

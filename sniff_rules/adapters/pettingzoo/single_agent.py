@@ -9,6 +9,13 @@ then the bots' until it is the learner's turn again or the episode is over.
 An action the learner's mask refuses ends the episode with reward -1.
 The bots draw from their own SplitMix64 source, seeded by ``reset(seed=n)``
 with the table. Needs the ``pettingzoo`` extra.
+
+Gymnasium's conventions: importing :mod:`sniff_rules.adapters.pettingzoo` registers the class as
+:data:`GYMNASIUM_ID`, so ``gymnasium.make("sniff_rules/AmericanSniff-v1", players=3)`` builds one
+(``gymnasium.make("sniff_rules.adapters.pettingzoo:sniff_rules/AmericanSniff-v1")`` imports it
+first); :meth:`SingleAgentEnv.action_masks` is the learner's mask as MaskablePPO
+(sb3-contrib) asks for it; ``metadata["render_fps"]`` is declared. ``docs/examples/maskable_ppo.py``
+trains MaskablePPO on it.
 """
 
 from __future__ import annotations
@@ -17,7 +24,7 @@ from collections.abc import Sequence
 from typing import Any, Final, SupportsFloat
 
 from sniff_rules.adapters.actions import action_of
-from sniff_rules.adapters.pettingzoo.environment import NUM_ACTIONS, Observed, agent_name, raw_env
+from sniff_rules.adapters.pettingzoo.environment import NUM_ACTIONS, RENDER_FPS, Observed, agent_name, raw_env
 from sniff_rules.errors import InvalidMoveError, InvalidRulesError
 from sniff_rules.play.bots import greedy_bot
 from sniff_rules.play.driver import Policy
@@ -27,6 +34,8 @@ from sniff_rules.rules import Seat
 
 try:
     import gymnasium
+    import numpy as np
+    from numpy.typing import NDArray
 except ImportError as missing:  # pragma: no cover - the message is the point
     raise ImportError(
         f"sniff_rules.adapters.pettingzoo.single_agent needs the pettingzoo extra ({missing.name} is missing): "
@@ -38,7 +47,7 @@ class SingleAgentEnv(gymnasium.Env[Observed, int]):
     """Seat ``seat`` of a ``players``-seat table for a learner; ``bots`` (one policy for every
     other seat, or one per seat, the learner's entry unused) play the rest."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"]}  # noqa: RUF012 - gymnasium.Env declares it so
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": RENDER_FPS}  # noqa: RUF012 - gymnasium.Env declares it so
 
     def __init__(
         self,
@@ -107,6 +116,22 @@ class SingleAgentEnv(gymnasium.Env[Observed, int]):
             reward += table.rewards[self.agent]
         return reward
 
+    def action_masks(self) -> NDArray[np.bool_]:
+        """Which of the 450 actions the learner may take now, as booleans: the method MaskablePPO
+        (sb3-contrib) calls on an environment. All False once the episode is over."""
+        mask: NDArray[np.bool_] = self.table.observe(self.agent)["action_mask"].astype(bool)
+        if self._refused:
+            mask[:] = False
+        return mask
+
     def render(self) -> str | None:
         """The table's rendering: the selected seat's view as text (see :meth:`raw_env.render`)."""
         return self.table.render()
+
+
+GYMNASIUM_ID: Final = "sniff_rules/AmericanSniff-v1"
+"""The id under which importing this module registers :class:`SingleAgentEnv` with Gymnasium; keyword
+arguments to ``gymnasium.make`` are the class's. Version 1, as the PettingZoo environment's observations."""
+
+if GYMNASIUM_ID not in gymnasium.registry:
+    gymnasium.register(id=GYMNASIUM_ID, entry_point="sniff_rules.adapters.pettingzoo.single_agent:SingleAgentEnv")
