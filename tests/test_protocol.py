@@ -102,6 +102,50 @@ def test_the_served_bots_choose_as_the_library_bots_do() -> None:
     assert expected == [choose(data, "greedy", source)[0], choose(data, "random", source)[0]]
 
 
+def test_the_served_search_bot_chooses_as_the_library_s_search_bot_does() -> None:
+    """SETUP-6: from the seat's view as data, search:N answers the move SearchBot(deals=N) makes from the view."""
+    from sniff_rules.play.search import SearchBot
+
+    state = sniff_rules.new_match(sniff_rules.Rules.standard(3), 5)
+    view = seat_view(state, state.to_move, [Dealt.of(state)])
+    source = SplitMix64.from_seed(9)
+    move, after = SearchBot(deals=4)(view, source)
+    assert (str(move), after) == choose(seat_view_to_data(view), "search:4", source)
+
+
+def test_the_served_search_bot_refuses_a_view_no_round_gives() -> None:
+    """FORMAT-3: a search bot sent a view whose scores its history does not give answers an error, not a move."""
+    from sniff_rules.protocol.bot import handle_bot
+
+    state = sniff_rules.new_match(sniff_rules.Rules.standard(2), 5)
+    data = seat_view_to_data(seat_view(state, state.to_move, [Dealt.of(state)]))
+    answer: Any = handle_bot({"id": 3, "type": "choose", "view": {**data, "scores": [5, 0]}}, "search", SplitMix64(1))[0]
+    assert (3, "FORMAT-3", False) == (answer["id"], answer["error"]["rule"], "move" in answer)
+
+
+def test_sniff_rules_bot_serves_every_bot_of_the_registry_and_refuses_others(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """FORMAT-1: sniff-rules bot names any registry bot (search:N included); another name exits 2 naming the rule."""
+    assert 2 == main(["bot", "search:0"])
+    assert "FORMAT-1: 'search:0' is no bot" in capsys.readouterr().err
+    command = [sys.executable, "-m", "sniff_rules", "bot", "search:2", "--seed", "4"]
+    state = sniff_rules.new_match(sniff_rules.Rules.standard(2), 8)
+    view = seat_view(state, state.to_move, [Dealt.of(state)])
+    with Peer(command) as peer:
+        hello = peer.request({"type": "hello", "protocol": "sniff-protocol/1"})
+        answer = peer.request({"type": "choose", "view": seat_view_to_data(view)})
+    assert ("search:2", True) == (hello["bot"], answer["move"] in [str(move) for move in view.legal_moves])
+
+
+def test_a_search_bot_process_plays_a_whole_match_through_simulate(capsys: pytest.CaptureFixture[str]) -> None:
+    """SETUP-6, MATCH-1: simulate seats sniff-rules bot search:2 by cmd: and the match is played to its end."""
+    bot = f"cmd:{sys.executable} -m sniff_rules bot search:2"
+    status = main(["simulate", "--matches", "1", "--target", "60", "--bots", f"{bot},greedy", "--json", "--no-progress"])
+    summary = json.loads(capsys.readouterr().out)
+    assert (0, 1) == (status, summary["matches"]), summary
+
+
 def check(arguments: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
     """``sniff-rules check-engine`` run with ``arguments``: its status and output."""
     status = main(["check-engine", *arguments])

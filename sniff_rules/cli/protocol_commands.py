@@ -32,7 +32,7 @@ def add_protocol_parsers(commands: argparse._SubParsersAction[argparse.ArgumentP
     commands.add_parser("engine", help=says, description=says)
     says = "serve a fair bot over the bot protocol on stdin and stdout (specs/protocol.md)"
     bot = commands.add_parser("bot", help=says, description=says)
-    bot.add_argument("name", metavar="NAME", help="random or greedy")
+    bot.add_argument("name", metavar="NAME", help="random, greedy, search or search:N (N deals sampled a decision)")
     bot.add_argument("--seed", type=int, default=0, help="the seed of the bot's random choices (default 0)")
     check = commands.add_parser(
         "check-engine",
@@ -60,13 +60,13 @@ def run_protocol_command(args: argparse.Namespace) -> int:
 
         return serve_engine(sys.stdin.buffer, sys.stdout.buffer)
     if args.command == "bot":
-        from sniff_rules.protocol.bot import PROTOCOL_BOTS
+        from sniff_rules.play.registry import parse_bot
         from sniff_rules.protocol.serve import serve_bot
 
-        if args.name not in PROTOCOL_BOTS:
-            print(
-                f"sniff-rules bot: the bots served are {', '.join(PROTOCOL_BOTS)}; not {args.name!r}", file=sys.stderr
-            )
+        try:
+            parse_bot(args.name)
+        except SniffError as refusal:
+            print(f"sniff-rules bot: {refusal}", file=sys.stderr)
             return 2
         return serve_bot(args.name, args.seed, sys.stdin.buffer, sys.stdout.buffer)
     return check_engine(args, sys.stdout)
