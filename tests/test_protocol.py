@@ -119,7 +119,8 @@ def test_the_served_search_bot_refuses_a_view_no_round_gives() -> None:
 
     state = sniff_rules.new_match(sniff_rules.Rules.standard(2), 5)
     data = seat_view_to_data(seat_view(state, state.to_move, [Dealt.of(state)]))
-    answer: Any = handle_bot({"id": 3, "type": "choose", "view": {**data, "scores": [5, 0]}}, "search", SplitMix64(1))[0]
+    request: Any = {"id": 3, "type": "choose", "view": {**data, "scores": [5, 0]}}
+    answer: Any = handle_bot(request, "search", SplitMix64(1))[0]
     assert (3, "FORMAT-3", False) == (answer["id"], answer["error"]["rule"], "move" in answer)
 
 
@@ -141,7 +142,8 @@ def test_sniff_rules_bot_serves_every_bot_of_the_registry_and_refuses_others(
 def test_a_search_bot_process_plays_a_whole_match_through_simulate(capsys: pytest.CaptureFixture[str]) -> None:
     """SETUP-6, MATCH-1: simulate seats sniff-rules bot search:2 by cmd: and the match is played to its end."""
     bot = f"cmd:{sys.executable} -m sniff_rules bot search:2"
-    status = main(["simulate", "--matches", "1", "--target", "60", "--bots", f"{bot},greedy", "--json", "--no-progress"])
+    arguments = ["--matches", "1", "--target", "60", "--bots", f"{bot},greedy", "--json", "--no-progress"]
+    status = main(["simulate", *arguments])
     summary = json.loads(capsys.readouterr().out)
     assert (0, 1) == (status, summary["matches"]), summary
 
