@@ -216,3 +216,29 @@ def test_a_hostile_engine_is_always_reaped(fault: str) -> None:
     with pytest.raises(ProtocolError) as second:
         peer.request({"type": "legal_moves"})
     assert (True, first.value) == (peer.returncode is not None, second.value)
+
+
+def test_offered_bot_processes_play_a_match_and_are_all_reaped() -> None:
+    """SETUP-6, MATCH-1: a server's BotProcesses seats an offered bot by name, one process per key, plays a
+    whole match with it and a fair bot, and ends every process it started; a page's command is refused."""
+    from sniff_rules.errors import NotationError
+    from sniff_rules.play.driver import play_match
+    from sniff_rules.play.registry import BotOffer
+    from sniff_rules.play.view import present_seat_view
+    from sniff_rules.protocol.bot_process import BotProcesses, ProcessBot
+
+    command = f"{sys.executable} {ROOT / 'tests' / 'protocol' / 'bot_with.py'} none"
+    offer = BotOffer.of([f"first-option={command}"])
+    rules = sniff_rules.Rules(3, 6, 60)
+    with BotProcesses(offer, timeout=60) as processes:
+        seated = [processes.policy(("table-1", seat), "first-option" if seat else "greedy") for seat in range(3)]
+        again = processes.policy(("table-1", 1), "first-option")
+        steps = list(
+            play_match(sniff_rules.new_match(rules, 4), seated, SplitMix64.from_seed(4), present=present_seat_view)
+        )
+        started = [policy for policy in seated if isinstance(policy, ProcessBot)]
+        with pytest.raises(NotationError):
+            processes.policy(("table-1", 0), f"cmd:{command}")
+        assert (2, True, 2) == (processes.running, again is seated[1], len(started))
+    assert (True, 0) == (steps[-1].state.winner is not None, processes.running)
+    assert all(bot.peer.returncode is not None for bot in started)
