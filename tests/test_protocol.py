@@ -242,3 +242,46 @@ def test_offered_bot_processes_play_a_match_and_are_all_reaped() -> None:
         assert (2, True, 2) == (processes.running, again is seated[1], len(started))
     assert (True, 0) == (steps[-1].state.winner is not None, processes.running)
     assert all(bot.peer.returncode is not None for bot in started)
+
+
+def _vector_kinds(command: list[str]) -> list[tuple[str, str | None, float]]:
+    from sniff_rules.protocol.remote import RemoteEngine
+    from sniff_rules.verify.engine_vectors import check_vector_kinds
+
+    with Peer(command, timeout=60) as peer:
+        engine = RemoteEngine(peer)
+        engine.hello()
+        return check_vector_kinds(engine)
+
+
+def test_every_vector_kind_the_protocol_expresses_agrees_through_sniff_rules_engine() -> None:
+    """CONV-2, CONV-3, SETUP-5, SETTLE-1, COUNT-1: perft, refusals, settlements, the seed's layouts, seeded deals
+    and the limits run through the protocol, and the library's engine agrees with every one."""
+    results = _vector_kinds(ENGINE)
+    files = {name.split(":")[0] for name, _, _ in results}
+    expected = {f"vectors/{name}.json" for name in ("perft", "refusals", "settlement", "seed_examples", "limits")}
+    assert (expected | {"vectors/randomness.json"}, []) == (files, [(n, f) for n, f, _ in results if f is not None])
+
+
+@pytest.mark.parametrize(
+    ("fault", "caught"),
+    [
+        ("settles-five-more", "vectors/settlement.json: hands:"),
+        ("refuses-spaced-moves", "vectors/limits.json: cases: spaces around every part"),
+    ],
+)
+def test_a_fault_no_recorded_match_shows_is_caught_by_the_vector_kinds(fault: str, caught: str) -> None:
+    """SETTLE-2, FORMAT-1: a settlement off by 5 and a reader refusing the spaces FORMAT-1 allows fail vectors."""
+    failed = [name for name, failure, _ in _vector_kinds([*FAULTY, fault]) if failure is not None]
+    assert (True, True) == (bool(failed), all(name.startswith(caught.split(":")[0]) for name in failed)), failed
+    assert any(name.startswith(caught) for name in failed), failed
+
+
+def test_protocol_md_names_every_vector_file_out_of_the_protocol_s_scope() -> None:
+    """PROTO-2: each vector file with vectors the protocol does not express is named in specs/protocol.md."""
+    from sniff_rules.verify.engine_vectors import out_of_scope
+
+    text = (ROOT / "specs" / "protocol.md").read_text(encoding="utf-8")
+    counts = out_of_scope()
+    assert {"geometry.json", "tally.json", "randomness.json", "limits.json", "refusals.json"} == set(counts)
+    assert [] == [name for name in counts if f"`{name}`" not in text]

@@ -1,7 +1,9 @@
 """An engine over the protocol with one planted fault, named by its first argument: for the checker's tests.
 
 Faults that break the rules (the broken adapters of tests/test_stateful.py, behind the protocol):
-``keeps-turn``, ``takes-any-move``, ``hides-sniff-arms``. Faults that break the protocol:
+``keeps-turn``, ``takes-any-move``, ``hides-sniff-arms``. Faults only the vector files see, the
+differential asking no such request: ``settles-five-more`` (a settlement's first deduction 5 more),
+``refuses-spaced-moves`` (a move text with spaces around its parts refused as FORMAT-1). Faults that break the protocol:
 ``hang``, ``crash``, ``garbage``, ``huge-line``, ``wrong-id``, ``flood-stderr``, each on the first
 ``new_match`` after a correct ``hello``. ``none`` is the library's engine unchanged.
 """
@@ -33,6 +35,10 @@ def rule_fault(request: Any, answer: Any) -> Any:
         if before["phase"] == "playing":
             before["to_move"] = (before["to_move"] + 1) % before["rules"]["players"]
             answer = {"id": answer["id"], "state": before}
+    if FAULT == "settles-five-more" and kind == "settle" and "settlement" in answer:
+        answer["settlement"]["deductions"][0] += 5
+    if FAULT == "refuses-spaced-moves" and kind == "apply" and " " in str(request["move"]).strip():
+        answer = {"id": answer["id"], "refused": {"rule": "FORMAT-1", "message": "no spaces"}}
     if FAULT == "hides-sniff-arms" and kind == "legal_moves":
         kept = [move for move in answer["moves"] if ".arm-" not in str(move)]
         answer["moves"] = kept or answer["moves"]
