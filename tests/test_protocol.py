@@ -166,14 +166,26 @@ BROKEN: Final = [
     ("keeps-turn", "TURN-1"),
     ("takes-any-move", "FAIL stateful differential"),
     ("hides-sniff-arms", "legal moves lack"),
+    ("doubles-end-count", "POINTS-2"),
+    ("plays-on-after-the-win", "must be refused"),
+    ("deals-by-the-clock", "SETUP-5"),
+    ("cites-end-1-after-the-win", "citing 'END-1', where the library cites MATCH-2"),
+    ("counts-covered-doubles", "POINTS-2"),
+    ("fifth-points", "SETTLE-4"),
+    ("lists-a-tile-once", "legal moves lack"),
+    ("rounds-three-down", "SETTLE-1"),
+    ("rounds-partners-together", "SETTLE-2"),
 ]
+"""Each broken adapter of tests/test_stateful.py and each broken copy of tests/crosshair_broken that the
+protocol can carry, by its fault in tests/protocol/engine_with.py, and what its verdict names."""
 
 
 @pytest.mark.parametrize(("fault", "found"), BROKEN)
 def test_check_engine_catches_and_shrinks_a_broken_engine(
     fault: str, found: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """TURN-1, SNIFF-3, OPEN-3: a broken adapter behind the protocol exits 1 with a replay file that fails again."""
+    """TURN-1, SNIFF-3, OPEN-3, COUNT-3, POINTS-1, POINTS-2, MATCH-2, SETUP-5, PLACE-1, SETTLE-1, SETTLE-2: each broken
+    adapter behind the protocol exits 1 with a shrunk replay file that fails again and that the library passes."""
     out_file = tmp_path / "failure.jsonl"
     status, out = check(["--no-vectors", "--examples", "100", "--out", str(out_file), "--", *FAULTY, fault], capsys)
     assert (1, True) == (status, found in out), out
