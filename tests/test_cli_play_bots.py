@@ -99,3 +99,13 @@ def test_a_lineup_names_a_bot_process_and_refuses_an_empty_command() -> None:
     with pytest.raises(NotationError) as refused:
         bots_for_seats(2, 0, ["cmd:  "])
     assert "FORMAT-1" == refused.value.rule
+
+
+@pytest.mark.parametrize("seconds", ["0", "-1", "nan", "3601"])
+def test_a_bot_timeout_outside_its_range_is_a_usage_error(seconds: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """PROTO-3: --bot-timeout is seconds above 0 and at most an hour; anything else exits 2 before the match."""
+    from sniff_rules.cli.commands import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(["play", "--bot-timeout", seconds])
+    assert (2, True) == (stopped.value.code, "--bot-timeout" in capsys.readouterr().err)

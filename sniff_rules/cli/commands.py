@@ -291,6 +291,14 @@ def _positive(text: str) -> int:
     return value
 
 
+def _seconds(text: str) -> float:
+    value = float(text)
+    # Compared so that nan, which is neither above nor below 0, is refused too.
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(f"seconds above 0 and at most 3600, got {text}")
+    return value
+
+
 def _command(
     commands: argparse._SubParsersAction[argparse.ArgumentParser], name: str, says: str
 ) -> argparse.ArgumentParser:
@@ -313,7 +321,7 @@ def _add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser])
     )
     person.add_argument(
         "--bot-timeout",
-        type=float,
+        type=_seconds,
         default=10.0,
         help="seconds a cmd: bot has to answer a move (default 10); a later answer stops the match",
     )
