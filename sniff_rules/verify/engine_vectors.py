@@ -44,7 +44,7 @@ from typing import Final
 import sniff_rules
 from sniff_rules.errors import IllegalMoveError, SniffError
 from sniff_rules.formats.notation import parse_move, parse_placement
-from sniff_rules.formats.state_json import rules_from_data, state_from_data, tiles_from_data
+from sniff_rules.formats.state_json import rules_from_data, rules_to_data, state_from_data, tiles_from_data
 from sniff_rules.formats.strict_json import (
     JsonObject,
     JsonValue,
@@ -167,16 +167,11 @@ def _refusal(case: Mapping[str, JsonValue], engine: RemoteEngine) -> None:
 
 def _hands(case: Mapping[str, JsonValue], engine: RemoteEngine) -> None:
     rules = Rules.standard(json_int(json_field(case, "players", "hand case"), "players"))
-    message: JsonObject = {"type": "settle", "rules": rules_to_json(rules), "hands": case["hands"]}
+    message: JsonObject = {"type": "settle", "rules": rules_to_data(rules), "hands": case["hands"]}
     answer = engine.peer.request(message)
     engine.transcript.append(message)
     expected = dict(json_object(json_field(case, "expect", "hand case"), "expect"))
     _equal("the settlement", expected, answer.get("settlement"))
-
-
-def rules_to_json(rules: Rules) -> JsonObject:
-    """House rules as a request carries them."""
-    return {"players": rules.players, "hand_size": rules.hand_size, "target": rules.target}
 
 
 def _scenario(case: Mapping[str, JsonValue], engine: RemoteEngine) -> None:
