@@ -166,8 +166,8 @@ MAX_VIEW_DEPTH: Final = 8
 """Deepest nesting read; a view nests 5 deep (the view, its history, an event, its hands, a hand)."""
 
 MAX_HISTORY: Final = 256
-"""Most events a view's history holds. A round has at most 28 placements, 26 draws and a pass a turn
-while it is blocked short of its end, well under this."""
+"""Most events a view's history holds. A round has its deal, at most 28 placements and 26 draws, fewer
+passes in a row than seats (all of them passing is a block, BLOCK-1) and its end: well under this."""
 
 _VIEW_KEYS: Final = (
     "format",
