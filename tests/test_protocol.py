@@ -102,6 +102,52 @@ def test_the_served_bots_choose_as_the_library_bots_do() -> None:
     assert expected == [choose(data, "greedy", source)[0], choose(data, "random", source)[0]]
 
 
+def test_the_served_search_bot_chooses_as_the_library_s_search_bot_does() -> None:
+    """SETUP-6: from the seat's view as data, search:N answers the move SearchBot(deals=N) makes from the view."""
+    from sniff_rules.play.search import SearchBot
+
+    state = sniff_rules.new_match(sniff_rules.Rules.standard(3), 5)
+    view = seat_view(state, state.to_move, [Dealt.of(state)])
+    source = SplitMix64.from_seed(9)
+    move, after = SearchBot(deals=4)(view, source)
+    assert (str(move), after) == choose(seat_view_to_data(view), "search:4", source)
+
+
+def test_the_served_search_bot_refuses_a_view_no_round_gives() -> None:
+    """FORMAT-3: a search bot sent a view whose scores its history does not give answers an error, not a move."""
+    from sniff_rules.protocol.bot import handle_bot
+
+    state = sniff_rules.new_match(sniff_rules.Rules.standard(2), 5)
+    data = seat_view_to_data(seat_view(state, state.to_move, [Dealt.of(state)]))
+    request: Any = {"id": 3, "type": "choose", "view": {**data, "scores": [5, 0]}}
+    answer: Any = handle_bot(request, "search", SplitMix64(1))[0]
+    assert (3, "FORMAT-3", False) == (answer["id"], answer["error"]["rule"], "move" in answer)
+
+
+def test_sniff_rules_bot_serves_every_bot_of_the_registry_and_refuses_others(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """FORMAT-1: sniff-rules bot names any registry bot (search:N included); another name exits 2 naming the rule."""
+    assert 2 == main(["bot", "search:0"])
+    assert "FORMAT-1: 'search:0' is no bot" in capsys.readouterr().err
+    command = [sys.executable, "-m", "sniff_rules", "bot", "search:2", "--seed", "4"]
+    state = sniff_rules.new_match(sniff_rules.Rules.standard(2), 8)
+    view = seat_view(state, state.to_move, [Dealt.of(state)])
+    with Peer(command) as peer:
+        hello = peer.request({"type": "hello", "protocol": "sniff-protocol/1"})
+        answer = peer.request({"type": "choose", "view": seat_view_to_data(view)})
+    assert ("search:2", True) == (hello["bot"], answer["move"] in [str(move) for move in view.legal_moves])
+
+
+def test_a_search_bot_process_plays_a_whole_match_through_simulate(capsys: pytest.CaptureFixture[str]) -> None:
+    """SETUP-6, MATCH-1: simulate seats sniff-rules bot search:2 by cmd: and the match is played to its end."""
+    bot = f"cmd:{sys.executable} -m sniff_rules bot search:2"
+    arguments = ["--matches", "1", "--target", "60", "--bots", f"{bot},greedy", "--json", "--no-progress"]
+    status = main(["simulate", *arguments])
+    summary = json.loads(capsys.readouterr().out)
+    assert (0, 1) == (status, summary["matches"]), summary
+
+
 def check(arguments: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
     """``sniff-rules check-engine`` run with ``arguments``: its status and output."""
     status = main(["check-engine", *arguments])
@@ -120,14 +166,26 @@ BROKEN: Final = [
     ("keeps-turn", "TURN-1"),
     ("takes-any-move", "FAIL stateful differential"),
     ("hides-sniff-arms", "legal moves lack"),
+    ("doubles-end-count", "POINTS-2"),
+    ("plays-on-after-the-win", "must be refused"),
+    ("deals-by-the-clock", "SETUP-5"),
+    ("cites-end-1-after-the-win", "citing 'END-1', where the library cites MATCH-2"),
+    ("counts-covered-doubles", "POINTS-2"),
+    ("fifth-points", "SETTLE-4"),
+    ("lists-a-tile-once", "legal moves lack"),
+    ("rounds-three-down", "SETTLE-1"),
+    ("rounds-partners-together", "SETTLE-2"),
 ]
+"""Each broken adapter of tests/test_stateful.py and each broken copy of tests/crosshair_broken that the
+protocol can carry, by its fault in tests/protocol/engine_with.py, and what its verdict names."""
 
 
 @pytest.mark.parametrize(("fault", "found"), BROKEN)
 def test_check_engine_catches_and_shrinks_a_broken_engine(
     fault: str, found: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """TURN-1, SNIFF-3, OPEN-3: a broken adapter behind the protocol exits 1 with a replay file that fails again."""
+    """TURN-1, SNIFF-3, OPEN-3, COUNT-3, POINTS-1, POINTS-2, MATCH-2, SETUP-5, PLACE-1, SETTLE-1, SETTLE-2: each broken
+    adapter behind the protocol exits 1 with a shrunk replay file that fails again and that the library passes."""
     out_file = tmp_path / "failure.jsonl"
     status, out = check(["--no-vectors", "--examples", "100", "--out", str(out_file), "--", *FAULTY, fault], capsys)
     assert (1, True) == (status, found in out), out
@@ -170,3 +228,72 @@ def test_a_hostile_engine_is_always_reaped(fault: str) -> None:
     with pytest.raises(ProtocolError) as second:
         peer.request({"type": "legal_moves"})
     assert (True, first.value) == (peer.returncode is not None, second.value)
+
+
+def test_offered_bot_processes_play_a_match_and_are_all_reaped() -> None:
+    """SETUP-6, MATCH-1: a server's BotProcesses seats an offered bot by name, one process per key, plays a
+    whole match with it and a fair bot, and ends every process it started; a page's command is refused."""
+    from sniff_rules.errors import NotationError
+    from sniff_rules.play.driver import play_match
+    from sniff_rules.play.registry import BotOffer
+    from sniff_rules.play.view import present_seat_view
+    from sniff_rules.protocol.bot_process import BotProcesses, ProcessBot
+
+    command = f"{sys.executable} {ROOT / 'tests' / 'protocol' / 'bot_with.py'} none"
+    offer = BotOffer.of([f"first-option={command}"])
+    rules = sniff_rules.Rules(3, 6, 60)
+    with BotProcesses(offer, timeout=60) as processes:
+        seated = [processes.policy(("table-1", seat), "first-option" if seat else "greedy") for seat in range(3)]
+        again = processes.policy(("table-1", 1), "first-option")
+        steps = list(
+            play_match(sniff_rules.new_match(rules, 4), seated, SplitMix64.from_seed(4), present=present_seat_view)
+        )
+        started = [policy for policy in seated if isinstance(policy, ProcessBot)]
+        with pytest.raises(NotationError):
+            processes.policy(("table-1", 0), f"cmd:{command}")
+        assert (2, True, 2) == (processes.running, again is seated[1], len(started))
+    assert (True, 0) == (steps[-1].state.winner is not None, processes.running)
+    assert all(bot.peer.returncode is not None for bot in started)
+
+
+def _vector_kinds(command: list[str]) -> list[tuple[str, str | None, float]]:
+    from sniff_rules.protocol.remote import RemoteEngine
+    from sniff_rules.verify.engine_vectors import check_vector_kinds
+
+    with Peer(command, timeout=60) as peer:
+        engine = RemoteEngine(peer)
+        engine.hello()
+        return check_vector_kinds(engine)
+
+
+def test_every_vector_kind_the_protocol_expresses_agrees_through_sniff_rules_engine() -> None:
+    """CONV-2, CONV-3, SETUP-5, SETTLE-1, COUNT-1: perft, refusals, settlements, the seed's layouts, seeded deals
+    and the limits run through the protocol, and the library's engine agrees with every one."""
+    results = _vector_kinds(ENGINE)
+    files = {name.split(":")[0] for name, _, _ in results}
+    expected = {f"vectors/{name}.json" for name in ("perft", "refusals", "settlement", "seed_examples", "limits")}
+    assert (expected | {"vectors/randomness.json"}, []) == (files, [(n, f) for n, f, _ in results if f is not None])
+
+
+@pytest.mark.parametrize(
+    ("fault", "caught"),
+    [
+        ("settles-five-more", "vectors/settlement.json: hands:"),
+        ("refuses-spaced-moves", "vectors/limits.json: cases: spaces around every part"),
+    ],
+)
+def test_a_fault_no_recorded_match_shows_is_caught_by_the_vector_kinds(fault: str, caught: str) -> None:
+    """SETTLE-2, FORMAT-1: a settlement off by 5 and a reader refusing the spaces FORMAT-1 allows fail vectors."""
+    failed = [name for name, failure, _ in _vector_kinds([*FAULTY, fault]) if failure is not None]
+    assert (True, True) == (bool(failed), all(name.startswith(caught.split(":")[0]) for name in failed)), failed
+    assert any(name.startswith(caught) for name in failed), failed
+
+
+def test_protocol_md_names_every_vector_file_out_of_the_protocol_s_scope() -> None:
+    """PROTO-2: each vector file with vectors the protocol does not express is named in specs/protocol.md."""
+    from sniff_rules.verify.engine_vectors import out_of_scope
+
+    text = (ROOT / "specs" / "protocol.md").read_text(encoding="utf-8")
+    counts = out_of_scope()
+    assert {"geometry.json", "tally.json", "randomness.json", "limits.json", "refusals.json"} == set(counts)
+    assert [] == [name for name in counts if f"`{name}`" not in text]

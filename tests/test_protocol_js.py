@@ -20,9 +20,10 @@ NODE: Final = shutil.which("node")
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")
 
 
-def simulate(bots: str, capsys: pytest.CaptureFixture[str], players: int = 2) -> dict[str, Any]:
+def simulate(bots: str, capsys: pytest.CaptureFixture[str], players: int = 2, workers: int = 1) -> dict[str, Any]:
     """``sniff-rules simulate --json`` between ``bots``: its summary without the bots' names."""
-    status = main(["simulate", "--players", str(players), "--matches", "3", "--bots", bots, "--json", "--no-progress"])
+    arguments = ["--players", str(players), "--matches", "3", "--bots", bots, "--workers", str(workers)]
+    status = main(["simulate", *arguments, "--json", "--no-progress"])
     summary = json.loads(capsys.readouterr().out)
     assert 0 == status
     summary["rows"] = [{key: value for key, value in row.items() if key != "bot"} for row in summary["rows"]]
@@ -34,6 +35,12 @@ def test_the_node_bot_plays_whole_matches_as_greedy_does(players: int, capsys: p
     """SETUP-6, POINTS-1: the Node greedy bot, seated by cmd:, plays every move the library's greedy bot plays."""
     expected = simulate("greedy", capsys, players)
     assert expected == simulate(f"cmd:{NODE} {JS / 'bot.mjs'}", capsys, players)
+
+
+def test_cmd_bots_play_over_worker_processes_as_in_one(capsys: pytest.CaptureFixture[str]) -> None:
+    """SETUP-6: simulate --workers 2 starts the Node bot in each worker and the matches end as greedy's do."""
+    expected = simulate("greedy", capsys, 2)
+    assert expected == simulate(f"cmd:{NODE} {JS / 'bot.mjs'}", capsys, 2, workers=2)
 
 
 def test_the_node_client_replays_a_recorded_match_through_the_engine() -> None:
@@ -53,7 +60,8 @@ def test_the_node_client_replays_a_recorded_match_through_the_engine() -> None:
 def test_a_bot_answering_a_move_not_offered_stops_the_match_naming_the_rule(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """TURN-1: a cmd: bot that answers another seat's move stops the match with TURN-1; no move is made for it."""
+    """TURN-1: a cmd: bot that answers another seat's move stops the match with TURN-1, played here or in a
+    worker process; no move is made for it."""
     script = tmp_path / "cheat.py"
     script.write_text(
         "import json, sys\n"
@@ -63,8 +71,10 @@ def test_a_bot_answering_a_move_not_offered_stops_the_match_naming_the_rule(
         "{'id': r['id'], 'move': f\"{1 - r['view']['seat']}:draw\"}\n"
         "    print(json.dumps(a), flush=True)\n"
     )
-    status = main(["simulate", "--matches", "1", "--bots", f"cmd:{sys.executable} {script},greedy", "--no-progress"])
-    assert (2, True) == (status, "sniff-rules simulate: TURN-1: the bot of seat" in capsys.readouterr().err)
+    bots = f"cmd:{sys.executable} {script},greedy"
+    for workers in ("1", "2"):
+        status = main(["simulate", "--matches", "4", "--workers", workers, "--bots", bots, "--no-progress"])
+        assert (2, True) == (status, "sniff-rules simulate: TURN-1: the bot of seat" in capsys.readouterr().err)
 
 
 def test_a_process_bot_receives_its_seat_s_view_and_nothing_else(tmp_path: Path) -> None:

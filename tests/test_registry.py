@@ -125,3 +125,59 @@ def test_the_page_offers_what_the_server_lists_and_holds_no_list_of_its_own() ->
     script = (STATIC / "app.js").read_text(encoding="utf-8")
     named = [text for choice in BOT_CHOICES for text in (f'"{choice.name}"', choice.label) if text in script]
     assert [] == named
+
+
+# ---------------------------------------------------------------- bots the operator offers
+
+
+def test_an_operator_offers_a_bot_process_by_a_name_of_its_own() -> None:
+    """FORMAT-1: NAME=COMMAND is an offer; the name joins the choices after the fair bots, and the command stays
+    the server's."""
+    from sniff_rules.play.registry import BotOffer
+
+    offer = BotOffer.of(["strong=./my-bot --level 3", "node-bot = node bot.mjs"])
+    expected = (["random", "greedy", "search", "strong", "node-bot"], ("node", "bot.mjs"), None)
+    assert expected == ([c.name for c in offer.choices], offer.command_of(" node-bot "), offer.command_of("search:4"))
+    assert ("strong (bot process)", "Greedy bot") == (offer.label("strong"), offer.label("greedy"))
+
+
+@pytest.mark.parametrize(
+    "offer",
+    [
+        "greedy=./x",
+        "search=./x",
+        "cmd=./x",
+        "person=./x",
+        "=./x",
+        "strong=",
+        "strong",
+        "Strong=./x",
+        "a b=./x",
+        "strong=./x 'unclosed",
+        "x" * 33 + "=./x",
+    ],
+)
+def test_an_offer_that_names_no_bot_or_shadows_a_fair_one_is_refused(offer: str) -> None:
+    """FORMAT-1: an offer without a name of its own, with a fair bot's or a reserved name, or without a command
+    is refused."""
+    from sniff_rules.play.registry import parse_offer
+
+    with pytest.raises(BotNameError) as refused:
+        parse_offer(offer)
+    assert "FORMAT-1" == refused.value.rule
+
+
+def test_a_page_names_an_offered_bot_never_a_command() -> None:
+    """FORMAT-1: among the offered names a page may send, cmd:COMMAND and unknown names are refused; the same
+    name offered twice is refused when the offer is made."""
+    from sniff_rules.play.registry import BotOffer
+
+    offer = BotOffer.of(["strong=./my-bot"])
+    for sent in ("cmd:./my-bot", "cmd:rm -rf /", "./my-bot", "strong=./other", "weak", 7):
+        with pytest.raises(BotNameError) as refused:
+            offer.parse(sent)  # type: ignore[arg-type]
+        assert "FORMAT-1" == refused.value.rule
+    with pytest.raises(BotNameError):
+        BotOffer.of(["strong=./a", "strong=./b"])
+    with pytest.raises(BotNameError):
+        BotOffer.of("strong=./a")

@@ -233,7 +233,9 @@ def play_command(args: argparse.Namespace, read: TextIO, out: TextIO) -> int:
         return 2
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(3), "big")
     ascii_only = args.ascii or not unicode_ok(out)
-    settings = GameSettings(rules, args.seat, bots, seed, _terminal_width(out, args.width), ascii_only, args.save)
+    settings = GameSettings(
+        rules, args.seat, bots, seed, _terminal_width(out, args.width), ascii_only, args.save, args.bot_timeout
+    )
     return Session(settings, read, out, COLOUR if colour_wanted(out) else PLAIN).run()
 
 
@@ -305,6 +307,14 @@ def _positive(text: str) -> int:
     return value
 
 
+def _seconds(text: str) -> float:
+    value = float(text)
+    # Compared so that nan, which is neither above nor below 0, is refused too.
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(f"seconds above 0 and at most 3600, got {text}")
+    return value
+
+
 def _command(
     commands: argparse._SubParsersAction[argparse.ArgumentParser], name: str, says: str
 ) -> argparse.ArgumentParser:
@@ -322,8 +332,14 @@ def _add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser])
     person.add_argument(
         "--bots",
         default="greedy",
-        help=f"the bots, {BOT_GRAMMAR} (N deals a decision), for every other seat or one each, "
-        "comma-separated in seat order (default greedy)",
+        help=f"the bots, {BOT_GRAMMAR} (N deals a decision) or cmd:COMMAND (a bot process speaking"
+        " specs/protocol.md), for every other seat or one each, comma-separated in seat order (default greedy)",
+    )
+    person.add_argument(
+        "--bot-timeout",
+        type=_seconds,
+        default=10.0,
+        help="seconds a cmd: bot has to answer a move (default 10); a later answer stops the match",
     )
     person.add_argument("--target", type=int, default=None, help="points to win (default: the standard target)")
     person.add_argument("--ascii", action="store_true", help="draw the table without box-drawing characters")

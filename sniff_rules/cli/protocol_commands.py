@@ -32,7 +32,7 @@ def add_protocol_parsers(commands: argparse._SubParsersAction[argparse.ArgumentP
     commands.add_parser("engine", help=says, description=says)
     says = "serve a fair bot over the bot protocol on stdin and stdout (specs/protocol.md)"
     bot = commands.add_parser("bot", help=says, description=says)
-    bot.add_argument("name", metavar="NAME", help="random or greedy")
+    bot.add_argument("name", metavar="NAME", help="random, greedy, search or search:N (N deals sampled a decision)")
     bot.add_argument("--seed", type=int, default=0, help="the seed of the bot's random choices (default 0)")
     check = commands.add_parser(
         "check-engine",
@@ -46,7 +46,7 @@ def add_protocol_parsers(commands: argparse._SubParsersAction[argparse.ArgumentP
     check.add_argument(
         "--timeout", type=float, default=10.0, help="seconds the engine has for one request (default 10)"
     )
-    check.add_argument("--no-vectors", action="store_true", help="skip the recorded matches of the vectors")
+    check.add_argument("--no-vectors", action="store_true", help="skip the conformance vectors")
     check.add_argument("--out", type=Path, default=Path("sniff-engine-failure.jsonl"), help="the replay file written")
     check.add_argument("--replay", type=Path, default=None, help="replay a replay file against the engine instead")
     check.add_argument("--junit", type=Path, default=None, help="write the verdicts as JUnit XML to this file")
@@ -60,13 +60,13 @@ def run_protocol_command(args: argparse.Namespace) -> int:
 
         return serve_engine(sys.stdin.buffer, sys.stdout.buffer)
     if args.command == "bot":
-        from sniff_rules.protocol.bot import PROTOCOL_BOTS
+        from sniff_rules.play.registry import parse_bot
         from sniff_rules.protocol.serve import serve_bot
 
-        if args.name not in PROTOCOL_BOTS:
-            print(
-                f"sniff-rules bot: the bots served are {', '.join(PROTOCOL_BOTS)}; not {args.name!r}", file=sys.stderr
-            )
+        try:
+            parse_bot(args.name)
+        except SniffError as refusal:
+            print(f"sniff-rules bot: {refusal}", file=sys.stderr)
             return 2
         return serve_bot(args.name, args.seed, sys.stdin.buffer, sys.stdout.buffer)
     return check_engine(args, sys.stdout)
@@ -96,6 +96,7 @@ def check_engine(args: argparse.Namespace, out: TextIO) -> int:
     from sniff_rules.protocol.process import Peer, PeerFailure
     from sniff_rules.protocol.remote import RemoteEngine
     from sniff_rules.verify.engine_check import Verdict, check_vectors, replay
+    from sniff_rules.verify.engine_vectors import check_vector_kinds
 
     command = list(args.engine_command)
     if command[:1] == ["--"]:
@@ -118,6 +119,8 @@ def check_engine(args: argparse.Namespace, out: TextIO) -> int:
                     started = time.perf_counter()
                     found = check_vectors(engine)
                     verdicts += [Verdict(v.name, v.passed, v.message, time.perf_counter() - started) for v in found]
+                    for name, failure, seconds in check_vector_kinds(engine):
+                        verdicts.append(Verdict(name, failure is None, failure or "", seconds))
                 verdicts.append(_differential(engine, args, command))
     except PeerFailure as failure:
         verdicts.append(Verdict("protocol", False, str(failure)))

@@ -13,7 +13,11 @@ match: in match ``i`` side ``s`` is played by lineup entry
 Because a match depends on its index alone, :func:`run` gives the same
 outcomes whether the matches are played in this process, over local worker
 processes (``workers``) or on a Ray cluster (``ray_address``, the
-optional ``[ray]`` extra); the outcomes come back in match order.
+optional ``[ray]`` extra); the outcomes come back in match order. A
+``cmd:`` bot is a process per seat and match, started where the match is
+played, so each worker runs its own; a refusal it causes (the protocol
+broken, a move not offered) comes back from the worker as the same rule and
+message and stops the run.
 
 >>> simulation = Simulation(Rules(2, 7, 50), ("greedy", "random"), seed=1, matches=4)
 >>> summary = run(simulation)
@@ -31,7 +35,7 @@ from typing import Any, Final
 
 import attrs
 
-from sniff_rules.errors import InvalidStateError
+from sniff_rules.errors import InvalidStateError, SniffError
 from sniff_rules.formats.strict_json import JsonObject, JsonValue
 from sniff_rules.play.driver import Policy, play_match
 from sniff_rules.play.registry import bot_policy, parse_bot
@@ -186,9 +190,30 @@ def outcomes(
         yield from chunk
 
 
+@attrs.frozen
+class _Refused:
+    """A refusal raised in a worker, carried back as data: an exception's pickle calls its class
+    with ``args`` alone, which a :class:`SniffError` (rule and message) does not take."""
+
+    rule: str
+    message: str
+
+
+def _pooled_chunk(task: tuple[Simulation, int, int]) -> list[MatchOutcome] | _Refused:
+    try:
+        return _play_chunk(task)
+    except SniffError as refusal:
+        return _Refused(refusal.rule, str(refusal).removeprefix(f"{refusal.rule}: "))
+
+
 def _pooled(tasks: list[tuple[Simulation, int, int]], workers: int) -> Iterator[list[MatchOutcome]]:
     with ProcessPoolExecutor(workers) as pool:
-        yield from pool.map(_play_chunk, tasks)
+        for chunk in pool.map(_pooled_chunk, tasks):
+            if isinstance(chunk, _Refused):
+                # The chunks not yet started are dropped, so the run stops as soon as the running ones end.
+                pool.shutdown(cancel_futures=True)
+                raise SniffError(chunk.rule, chunk.message)
+            yield chunk
 
 
 # ---------------------------------------------------------------- the summary

@@ -18,10 +18,20 @@ the table goes back to the person's previous turn
 with it, so the bots answer as they did. With ``save`` set, the match record
 (:func:`~sniff_rules.formats.record_json.record_to_json`) is written there when the
 session ends, however it ends, for ``sniff-rules replay`` to play.
+
+A bot named ``cmd:COMMAND`` is a process speaking the bot protocol
+(``specs/protocol.md``): its seat is held by a token of its own, the
+session sends the process that seat's view alone and plays the move it
+answers. A bot that answers late (PROTO-3), garbles (PROTO-1), ends
+(PROTO-5) or answers a move it was not offered (TURN-1, PLACE-1, FORMAT-1)
+stops the match: the session says which seat, which request and which
+rule, plays no move for it, writes the record and exits with status 2. After
+an undo such a bot is asked again, and answers as it chooses.
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Final, TextIO
@@ -37,6 +47,8 @@ from sniff_rules.moves import Move
 from sniff_rules.play.registry import parse_bot
 from sniff_rules.play.table import PERSON, Table
 from sniff_rules.play.view import SeatView
+from sniff_rules.protocol.bot_process import ProcessBot, command_of, is_command_bot
+from sniff_rules.protocol.messages import REQUEST_SECONDS
 from sniff_rules.rules import Rules, Seat
 from sniff_rules.state import Phase
 from sniff_rules.verify.vectors.recorded_play import POLICY_SEED_OFFSET
@@ -82,6 +94,10 @@ class _Undo(Exception):
     """The person asked to take back a move."""
 
 
+class _BotFailed(Exception):
+    """A bot process broke the protocol or answered a move it was not offered: the match stops."""
+
+
 @attrs.frozen
 class GameSettings:
     """A match of ``rules`` dealt from ``seed``: the person at ``seat``, ``bots[seat]`` elsewhere;
@@ -95,18 +111,27 @@ class GameSettings:
     width: int = 80
     ascii_only: bool = False
     save: Path | None = None
+    bot_timeout: float = REQUEST_SECONDS
+
+
+def _bot_token(seat: Seat) -> str:
+    """The token that holds the seat of a ``cmd:`` bot, which the table seats as a person's."""
+    return f"the-terminal-bot-seat-{seat}-token"
 
 
 def bots_for_seats(players: int, seat: Seat, names: Sequence[str]) -> tuple[str, ...]:
     """Each seat's bot name from ``names``: one name for every other seat, or one per other seat, in seat order.
 
-    The person's own entry is ``"you"``. A name that is no bot raises
+    The person's own entry is ``"you"``. A ``cmd:COMMAND`` names a bot process. A name that is no bot raises
     :class:`~sniff_rules.play.registry.BotNameError` (FORMAT-1); a count that fits neither,
     :class:`~sniff_rules.errors.InvalidStateError` (SETUP-2).
     """
     names = [name.strip() for name in names]
     for name in names:
-        parse_bot(name)
+        if is_command_bot(name):
+            command_of(name)
+        else:
+            parse_bot(name)
     others = [other for other in range(players) if other != seat]
     if len(names) == 1:
         names = names * len(others)
@@ -129,10 +154,17 @@ class Session:
         rules = settings.rules
         bots = {seat: name for seat, name in enumerate(settings.bots) if seat != settings.seat}
         self.seating = Seating.of(rules, bots, settings.seat)
-        kinds = tuple(PERSON if seat == settings.seat else name for seat, name in enumerate(settings.bots))
-        self.table = Table.new(
-            rules, kinds, (_TOKEN,), seed=settings.seed, bot_seed=settings.seed + POLICY_SEED_OFFSET
-        ).join(_TOKEN)
+        # A cmd: bot's seat is held by a token, as a person's is: the table keeps pure values, and the
+        # session, which owns the process, asks it for the moves of that seat.
+        self.commands = {seat: name for seat, name in bots.items() if is_command_bot(name)}
+        held = sorted({settings.seat, *self.commands})
+        tokens = tuple(_TOKEN if seat == settings.seat else _bot_token(seat) for seat in held)
+        kinds = tuple(PERSON if seat in held else name for seat, name in enumerate(settings.bots))
+        table = Table.new(rules, kinds, tokens, seed=settings.seed, bot_seed=settings.seed + POLICY_SEED_OFFSET)
+        for token in tokens:
+            table = table.join(token)
+        self.table = table
+        self.processes: dict[Seat, ProcessBot] = {}
         # The table at each of the person's turns, for undo.
         self._turns: list[Table] = []
         self._told = 0
@@ -148,7 +180,19 @@ class Session:
         self.write.flush()
 
     def run(self) -> int:
-        """Play the match to its end; the exit status: 0 (ended or left), 130 (Ctrl-C)."""
+        """Play the match to its end; the exit status: 0 (ended or left), 2 (a bot process stopped it), 130 (Ctrl-C)."""
+        with contextlib.ExitStack() as processes:
+            try:
+                for seat, name in self.commands.items():
+                    self.processes[seat] = processes.enter_context(
+                        ProcessBot(command_of(name), timeout=self.settings.bot_timeout)
+                    )
+            except SniffError as failure:
+                self._say(self.palette.bad(f"The bot of {self.seating.names[seat]} could not start: {failure}"))
+                return 2
+            return self._run()
+
+    def _run(self) -> int:
         settings = self.settings
         rules = settings.rules
         try:
@@ -163,6 +207,9 @@ class Session:
         except _Quit as left:
             self._say(f"{GOODBYE}{left}")
             return 0
+        except _BotFailed as failed:
+            self._say(self.palette.bad(str(failed)))
+            return 2
         except KeyboardInterrupt:
             self._say("", f"{GOODBYE} (interrupted)")
             return 130
@@ -194,6 +241,8 @@ class Session:
                 self.table = table.deal_on(table.version, _TOKEN)
             elif table.bot_to_move:
                 self.table = table.step_bot()
+            elif table.to_move in self.processes:
+                self.table = self._process_move(table, table.to_move)
             else:
                 self._turns.append(table)
                 view = table.view(_TOKEN)
@@ -204,6 +253,18 @@ class Session:
                     self._back()
                     continue
                 self.table = table.play(_TOKEN, move, table.version)
+
+    def _process_move(self, table: Table, seat: Seat) -> Table:
+        """The table after the bot process of ``seat`` moves, decided from that seat's view alone."""
+        token = _bot_token(seat)
+        try:
+            move, _ = self.processes[seat](table.view(token), table.bot_source)
+        except SniffError as failure:
+            raise _BotFailed(
+                f"The bot of {self.seating.names[seat]} stopped the match ({failure.rule}): "
+                f"{str(failure).removeprefix(f'{failure.rule}: ')}. No move was made for it."
+            ) from None
+        return table.play(token, move, table.version)
 
     def _back(self) -> None:
         """Back to the person's previous turn: its table, the events before it told again from there."""

@@ -5,7 +5,7 @@
 :mod:`~sniff_rules.formats.strict_json`         the one hardened JSON reader and its typed accessors (FORMAT-2)
 :mod:`~sniff_rules.formats.state_json`          states, rules, settlements, lots and round results
 :mod:`~sniff_rules.formats.event_json`          events
-:mod:`~sniff_rules.formats.view_json`           a seat's view: what a server sends a seat
+:mod:`~sniff_rules.formats.view_json`           a seat's view: what a server sends a seat, and a bot reads
 :mod:`~sniff_rules.formats.record_json`         match records
 :mod:`~sniff_rules.formats.geometry_json`       a layout's geometry
 ==============================================  ==========================================================
@@ -20,7 +20,7 @@ from sniff_rules.formats.notation import parse_move, parse_placement, parse_poin
 from sniff_rules.formats.record_json import record_from_json, record_to_json
 from sniff_rules.formats.state_json import state_from_json, state_to_json
 from sniff_rules.formats.table_json import table_from_json, table_to_json
-from sniff_rules.formats.view_json import seat_view_to_data, seat_view_to_json
+from sniff_rules.formats.view_json import seat_view_from_json, seat_view_to_data, seat_view_to_json
 
 __all__ = [
     "event_document",
@@ -36,6 +36,7 @@ __all__ = [
     "parse_typed_move",
     "record_from_json",
     "record_to_json",
+    "seat_view_from_json",
     "seat_view_to_data",
     "seat_view_to_json",
     "state_from_json",

@@ -1,7 +1,12 @@
-"""Events as JSON (``$defs/event`` of ``specs/vectors/schema.json``).
+"""Events as JSON (``$defs/event`` of ``specs/vectors/schema.json``), both ways.
 
 Write what a seat may see: ``event_to_data(event.seen_by(seat))``; an
-event as played holds every hand it deals.
+event as played holds every hand it deals. :func:`event_from_data` reads
+one back as hardened as a state: FORMAT-2 for the JSON's shape, FORMAT-1
+for a tile's or a placement's text, FORMAT-3 for a value no event holds.
+
+>>> event_from_data(event_to_data(Passed(1, (0, 5))), 2)
+Passed(seat=1, open_values=(0, 5))
 """
 
 from __future__ import annotations
@@ -9,11 +14,30 @@ from __future__ import annotations
 import json
 from typing import Final
 
-from sniff_rules.errors import InvalidStateError
-from sniff_rules.formats.state_json import lot_to_data, settlement_to_data, tiles_to_data
-from sniff_rules.formats.strict_json import JsonObject, JsonValue
+from sniff_rules.errors import InvalidStateError, NotationError
+from sniff_rules.formats.notation import parse_placement, parse_tile
+from sniff_rules.formats.state_json import (
+    lot_from_data,
+    lot_to_data,
+    settlement_from_data,
+    settlement_to_data,
+    tiles_from_data,
+    tiles_to_data,
+)
+from sniff_rules.formats.strict_json import (
+    JSON_RULE,
+    JsonObject,
+    JsonValue,
+    json_array,
+    json_int,
+    json_ints,
+    json_object,
+    json_str,
+)
+from sniff_rules.layout import Contribution
 from sniff_rules.play.events import Dealt, Drew, Event, MatchWon, Passed, Placed, RoundEnded
-from sniff_rules.tiles import Tile
+from sniff_rules.rules import MAX_PLAYERS, Rules
+from sniff_rules.tiles import HIGHEST_PIP, TILE_COUNT, Tile
 
 EVENT_FORMAT: Final = "sniff-rules/event@1"
 """The ``format`` tag of a lone event's document (:func:`event_document`); an event within a view carries none."""
@@ -103,3 +127,109 @@ def event_document(event: Event) -> JsonObject:
 def event_to_json(event: Event) -> str:
     """``event`` as compact JSON text, its format tag first (see :func:`event_document`)."""
     return json.dumps(event_document(event), separators=(",", ":"))
+
+
+# ---------------------------------------------------------------- JSON -> event
+
+_EVENT_KEYS: Final = {
+    "dealt": ("event", "round", "opener", "lot", "hand_size", "boneyard_size", "hands", "scores"),
+    "placed": ("event", "seat", "placement", "end_count", "points", "contributions", "scores"),
+    "drew": ("event", "seat", "tile", "must_place", "open_values"),
+    "passed": ("event", "seat", "open_values"),
+    "round-ended": ("event", "round", "finisher", "hands", "settlement", "scores_before", "scores_after"),
+    "match-won": ("event", "round", "side", "seat", "placement", "scores", "hands"),
+}
+
+
+def _hands_from_data(value: JsonValue, players: int, what: str, hidden: bool) -> tuple[tuple[Tile, ...] | None, ...]:
+    items = json_array(value, what, MAX_PLAYERS)
+    if len(items) != players:
+        raise InvalidStateError("SETUP-2", f"{what} holds one hand per seat: {players}, got {len(items)}")
+    return tuple(
+        None if item is None and hidden else tiles_from_data(item, f"{what}[{seat}]") for seat, item in enumerate(items)
+    )
+
+
+def _shown_hands(value: JsonValue, players: int, what: str) -> tuple[tuple[Tile, ...], ...]:
+    return tuple(hand for hand in _hands_from_data(value, players, what, False) if hand is not None)
+
+
+def _bool(value: JsonValue, what: str) -> bool:
+    if type(value) is not bool:
+        raise NotationError(JSON_RULE, f"{what} is true or false, got {value!r:.40}")
+    return value
+
+
+def _open_values(value: JsonValue, what: str) -> tuple[int, ...]:
+    return tuple(json_ints(value, what, HIGHEST_PIP + 1))
+
+
+def _contributions(value: JsonValue, what: str) -> tuple[Contribution, ...]:
+    found = []
+    for number, item in enumerate(json_array(value, what, TILE_COUNT * 2)):
+        entry = json_object(item, f"{what}[{number}]", ("tile", "value"))
+        tile = parse_tile(json_str(entry["tile"], f"{what}[{number}].tile"))
+        found.append(Contribution(tile, json_int(entry["value"], f"{what}[{number}].value")))
+    return tuple(found)
+
+
+def event_from_data(value: JsonValue, players: int, what: str = "event") -> Event:
+    """The event a JSON object (``$defs/event``) describes, at a table of ``players`` seats.
+
+    The object has exactly the keys of its ``event`` kind (FORMAT-2); its
+    tiles and placements are read by FORMAT-1, its values checked as the
+    event's constructor checks them (FORMAT-3). Whether the event could
+    happen where it stands is for the round it is read in to say
+    (:func:`sniff_rules.formats.view_json.seat_view_from_data`).
+    """
+    kind = json_str(json_object(value, what).get("event"), f"{what}.event")
+    keys = _EVENT_KEYS.get(kind)
+    if keys is None:
+        raise NotationError(JSON_RULE, f"{what}.event is one of {', '.join(_EVENT_KEYS)}; got {kind!r:.40}")
+    data = json_object(value, what, keys)
+    rules = Rules.standard(players) if type(players) is int and 2 <= players <= MAX_PLAYERS else None
+    if rules is None:
+        raise InvalidStateError("SETUP-2", f"an event is read at a table of 2..{MAX_PLAYERS} seats, got {players!r}")
+
+    def number(key: str) -> int:
+        return json_int(data[key], f"{what}.{key}")
+
+    def scores(key: str) -> tuple[int, ...]:
+        return tuple(json_ints(data[key], f"{what}.{key}", MAX_PLAYERS))
+
+    def seat_or_none(key: str) -> int | None:
+        return None if data[key] is None else number(key)
+
+    if kind == "dealt":
+        hands = _hands_from_data(data["hands"], players, f"{what}.hands", True)
+        lot = lot_from_data(data["lot"], rules, f"{what}.lot")
+        counts = (number("round"), number("opener"), number("hand_size"), number("boneyard_size"))
+        return Dealt(counts[0], counts[1], lot, counts[2], counts[3], hands, scores("scores"))
+    if kind == "placed":
+        placement = parse_placement(json_str(data["placement"], f"{what}.placement"))
+        contributions = _contributions(data["contributions"], f"{what}.contributions")
+        return Placed(number("seat"), placement, number("end_count"), number("points"), contributions, scores("scores"))
+    if kind == "drew":
+        tile = None if data["tile"] is None else parse_tile(json_str(data["tile"], f"{what}.tile"))
+        must_place = _bool(data["must_place"], f"{what}.must_place")
+        return Drew(number("seat"), tile, must_place, _open_values(data["open_values"], f"{what}.open_values"))
+    if kind == "passed":
+        return Passed(number("seat"), _open_values(data["open_values"], f"{what}.open_values"))
+    if kind == "round-ended":
+        return RoundEnded(
+            number("round"),
+            seat_or_none("finisher"),
+            _shown_hands(data["hands"], players, f"{what}.hands"),
+            settlement_from_data(data["settlement"], f"{what}.settlement"),
+            scores("scores_before"),
+            scores("scores_after"),
+        )
+    placement = parse_placement(json_str(data["placement"], f"{what}.placement"))
+    return MatchWon(
+        number("round"),
+        number("side"),
+        number("seat"),
+        placement,
+        scores("scores"),
+        _shown_hands(data["hands"], players, f"{what}.hands"),
+    )

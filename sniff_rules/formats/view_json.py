@@ -1,7 +1,21 @@
-"""A seat's view as JSON (``$defs/seatView`` of ``specs/vectors/schema.json``): what a server sends a seat.
+"""A seat's view as JSON (``$defs/seatView`` of ``specs/vectors/schema.json``), both ways: what a server sends a seat.
 
 Unlike a state's JSON it holds no secret: the view it writes is built
 from one seat's knowledge alone (:func:`sniff_rules.play.view.seat_view`).
+:func:`seat_view_from_json` reads one back — what a bot in another process
+receives — as hardened as a state: malformed JSON is refused citing FORMAT-2
+(FORMAT-1 for a tile's, a placement's or a move's text), and a well-formed
+view that no round could give its seat, FORMAT-3: the round its history
+tells is replayed from a deal consistent with it, and every other key must
+be what that round gives, so the view read is exactly the one written.
+
+>>> from sniff_rules import Rules, new_match
+>>> from sniff_rules.play.events import Dealt
+>>> from sniff_rules.play.view import seat_view
+>>> state = new_match(Rules.standard(2), seed=20)
+>>> view = seat_view(state, 1, [Dealt.of(state)])
+>>> seat_view_from_json(seat_view_to_json(view)) == view
+True
 """
 
 from __future__ import annotations
@@ -9,13 +23,40 @@ from __future__ import annotations
 import json
 from typing import Final
 
-from sniff_rules.errors import InvalidStateError
-from sniff_rules.formats.event_json import event_to_data
-from sniff_rules.formats.state_json import lot_to_data, round_result_to_data, rules_to_data, tiles_to_data
-from sniff_rules.formats.strict_json import JsonObject, JsonValue
+from sniff_rules.errors import InvalidStateError, NotationError, SniffError
+from sniff_rules.formats.event_json import event_from_data, event_to_data
+from sniff_rules.formats.notation import parse_move, parse_placement
+from sniff_rules.formats.state_json import (
+    lot_from_data,
+    lot_to_data,
+    round_result_from_data,
+    round_result_to_data,
+    rules_from_data,
+    rules_to_data,
+    tiles_from_data,
+    tiles_to_data,
+)
+from sniff_rules.formats.strict_json import (
+    JSON_RULE,
+    JsonObject,
+    JsonValue,
+    json_array,
+    json_int,
+    json_ints,
+    json_object,
+    json_str,
+    load_json,
+)
 from sniff_rules.layout import Layout
 from sniff_rules.moves import Draw, Place
-from sniff_rules.play.view import MoveOption, SeatView
+from sniff_rules.play.history import RoundLog
+from sniff_rules.play.sampler import DealSampler
+from sniff_rules.play.view import MoveOption, SeatView, seat_view
+from sniff_rules.position.reachability import problems
+from sniff_rules.randomness import SplitMix64
+from sniff_rules.rules import MAX_PLAYERS
+from sniff_rules.state import Phase
+from sniff_rules.tiles import TILE_COUNT
 
 SEAT_VIEW_FORMAT: Final = "sniff-rules/seat-view@1"
 """The ``format`` tag of a seat view's JSON."""
@@ -114,3 +155,169 @@ def seat_view_to_data(view: SeatView) -> JsonObject:
 def seat_view_to_json(view: SeatView) -> str:
     """``view`` as compact JSON text (see :func:`seat_view_to_data`); safe to send to its seat."""
     return json.dumps(seat_view_to_data(view), separators=(",", ":"))
+
+
+# ---------------------------------------------------------------- JSON -> view
+
+MAX_VIEW_CHARS: Final = 1 << 18
+"""Longest seat view text read: a view of the longest round is under 20 kB."""
+
+MAX_VIEW_DEPTH: Final = 8
+"""Deepest nesting read; a view nests 5 deep (the view, its history, an event, its hands, a hand)."""
+
+MAX_HISTORY: Final = 256
+"""Most events a view's history holds. A round has its deal, at most 28 placements and 26 draws, fewer
+passes in a row than seats (all of them passing is a block, BLOCK-1) and its end: well under this."""
+
+_VIEW_KEYS: Final = (
+    "format",
+    "seat",
+    "rules",
+    "sides",
+    "phase",
+    "round",
+    "opener",
+    "lot",
+    "to_move",
+    "hand",
+    "drawn",
+    "hand_sizes",
+    "boneyard_size",
+    "layout",
+    "scores",
+    "history",
+    "lacking",
+    "options",
+    "last_round",
+    "revealed_hands",
+    "winner",
+)
+_OPTION_KEYS: Final = ("move", "kind", "tile", "point", "seat", "end_count", "points")
+_LAYOUT_KEYS: Final = ("placements", "open_points", "end_count", "contributions")
+
+
+def _refuse(message: str) -> InvalidStateError:
+    return InvalidStateError("FORMAT-3", f"a seat view {message}")
+
+
+def _because(err: SniffError) -> str:
+    return str(err) if str(err).startswith(f"{err.rule}: ") else f"{err.rule}: {err}"
+
+
+def _phase(value: JsonValue) -> Phase:
+    text = json_str(value, "phase")
+    for phase in Phase:
+        if phase.value == text:
+            return phase
+    raise NotationError(JSON_RULE, f"phase is one of {', '.join(p.value for p in Phase)}; got {text!r:.40}")
+
+
+def _layout(value: JsonValue) -> Layout:
+    data = json_object(value, "layout", _LAYOUT_KEYS)
+    layout = Layout.EMPTY
+    for number, item in enumerate(json_array(data["placements"], "layout.placements", TILE_COUNT)):
+        placement = parse_placement(json_str(item, f"layout.placements[{number}]"))
+        try:
+            layout = layout.place(placement.tile, placement.target)
+        except SniffError as err:
+            raise _refuse(f"layout placement {number + 1} ({placement}) breaks {_because(err)}") from None
+    return layout
+
+
+def _option(value: JsonValue, what: str) -> MoveOption:
+    data = json_object(value, what, _OPTION_KEYS)
+    move = parse_move(json_str(data["move"], f"{what}.move"))
+    return MoveOption(
+        move, json_int(data["end_count"], f"{what}.end_count"), json_int(data["points"], f"{what}.points")
+    )
+
+
+def _read(value: JsonValue) -> SeatView:
+    """The view as its keys say, checked against its own log by SeatView (FORMAT-3), not yet replayed."""
+    fields = json_object(value, "a seat view", _VIEW_KEYS)
+    if fields["format"] != SEAT_VIEW_FORMAT:
+        raise NotationError(JSON_RULE, f"format is {SEAT_VIEW_FORMAT!r}, got {fields['format']!r:.40}")
+    rules = rules_from_data(fields["rules"])
+    seat = json_int(fields["seat"], "seat")
+    if not 0 <= seat < rules.players:
+        raise InvalidStateError("SETUP-2", f"seat is a seat 0..{rules.players - 1}, got {seat}")
+    events = tuple(
+        event_from_data(item, rules.players, f"history[{number}]")
+        for number, item in enumerate(json_array(fields["history"], "history", MAX_HISTORY))
+    )
+    log = RoundLog(seat, events)
+    drawn = fields["drawn"]
+    revealed = fields["revealed_hands"]
+    winner = fields["winner"]
+    options = tuple(
+        _option(item, f"options[{number}]")
+        for number, item in enumerate(json_array(fields["options"], "options", TILE_COUNT * 6))
+    )
+    return SeatView(
+        seat=seat,
+        rules=rules,
+        phase=_phase(fields["phase"]),
+        round_number=json_int(fields["round"], "round"),
+        opener=json_int(fields["opener"], "opener"),
+        lot=lot_from_data(fields["lot"], rules),
+        to_move=json_int(fields["to_move"], "to_move"),
+        hand=tiles_from_data(fields["hand"], "hand"),
+        drawn_tile=None if drawn is None else tiles_from_data([drawn], "drawn")[0],
+        hand_sizes=tuple(json_ints(fields["hand_sizes"], "hand_sizes", MAX_PLAYERS)),
+        boneyard_size=json_int(fields["boneyard_size"], "boneyard_size"),
+        layout=_layout(fields["layout"]),
+        scores=tuple(json_ints(fields["scores"], "scores", MAX_PLAYERS)),
+        history=log,
+        options=options,
+        last_round=None if fields["last_round"] is None else round_result_from_data(fields["last_round"], rules),
+        round_end=log.end,
+        revealed_hands=None
+        if revealed is None
+        else tuple(
+            tiles_from_data(hand, f"revealed_hands[{n}]")
+            for n, hand in enumerate(json_array(revealed, "revealed_hands", MAX_PLAYERS))
+        ),
+        winner=None if winner is None else json_int(winner, "winner"),
+    )
+
+
+def seat_view_from_data(value: JsonValue) -> SeatView:
+    """The seat view a JSON object (``$defs/seatView``) describes, refused unless some round gives it.
+
+    Read as :func:`seat_view_to_data` writes it, every key once: the shape
+    and types by FORMAT-2, the text of tiles, placements and moves by
+    FORMAT-1, the fields against the view's own history as
+    :class:`~sniff_rules.play.view.SeatView` checks them (FORMAT-3). Then
+    the round is replayed: a deal consistent with the history is drawn
+    (:class:`~sniff_rules.play.sampler.DealSampler`), the history's moves
+    are played on it, and the view that round gives the seat must be the
+    one read, key for key — the options, the counts, the scores, the
+    lacking values and every event's figures included; the first key that
+    differs is refused with FORMAT-3, as is a history whose moves no deal
+    allows. The view returned is the one the replayed round gives.
+    """
+    view = _read(value)
+    try:
+        sampler = DealSampler(view)
+        deal, _ = sampler.sample(SplitMix64.from_seed(0))
+        state, events = sampler.replay(deal)
+    except SniffError as err:
+        raise _refuse(f"history no round can have: {_because(err)}") from None
+    found = problems(state)
+    if found:
+        raise _refuse(f"history reaches a position legal play cannot: {found[0].rule}: {found[0].message:.200}")
+    try:
+        rebuilt = seat_view(state, view.seat, events)
+    except SniffError as err:
+        raise _refuse(f"history no round can have: {_because(err)}") from None
+    expected = seat_view_to_data(rebuilt)
+    given = json_object(value, "a seat view")
+    for key in _VIEW_KEYS:
+        if given[key] != expected[key]:
+            raise _refuse(f"{key} is {given[key]!r:.120}; its history gives {expected[key]!r:.120}")
+    return rebuilt
+
+
+def seat_view_from_json(text: str | bytes) -> SeatView:
+    """The seat view in JSON text, read by :func:`.strict_json.load_json` and :func:`seat_view_from_data`."""
+    return seat_view_from_data(load_json(text, max_chars=MAX_VIEW_CHARS, max_depth=MAX_VIEW_DEPTH))

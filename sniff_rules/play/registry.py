@@ -9,7 +9,10 @@ page sends: ``random`` (:func:`~sniff_rules.play.bots.random_bot`),
 refuses any other with a :class:`BotNameError` (FORMAT-1: text that names
 nothing); :func:`bot_policy` builds the bot as a policy of a seat's view,
 for :func:`~sniff_rules.play.driver.play_match` with
-``present=sniff_rules.play.view.present_seat_view``.
+``present=sniff_rules.play.view.present_seat_view``. A server's operator
+may offer bots in other processes besides, by names of its own
+(:class:`BotOffer`, :func:`parse_offer`): a page names them, never their
+commands.
 
 >>> parse_bot("search:8")
 BotName(kind='search', deals=8)
@@ -24,6 +27,9 @@ FORMAT-1 FORMAT-1: 'cheater' is no bot
 
 from __future__ import annotations
 
+import re
+import shlex
+from collections.abc import Sequence
 from typing import Final
 
 import attrs
@@ -77,7 +83,8 @@ BOT_GRAMMAR: Final = f"random, greedy, search and search:N (N from {MIN_DEALS} t
 
 @attrs.frozen
 class BotName:
-    """A bot's name read: its ``kind`` (one of :data:`BOT_NAMES`) and, for ``search:N``, its ``deals``."""
+    """A bot's name read: its ``kind`` (one of :data:`BOT_NAMES`, or the name of a bot a
+    :class:`BotOffer` offers) and, for ``search:N``, its ``deals``."""
 
     kind: str
     deals: int | None = None
@@ -114,3 +121,122 @@ def bot_policy(name: str) -> Policy[SeatView]:
     if bot.kind == "greedy":
         return greedy_bot
     return SearchBot() if bot.deals is None else SearchBot(deals=bot.deals)
+
+
+# ---------------------------------------------------------------- bots the operator offers
+
+OFFER_RULE: Final = "FORMAT-1"
+"""The rule an operator's offer (``NAME=COMMAND``) is read by: text that names no bot is malformed."""
+
+MAX_OFFERED: Final = 16
+"""The most bot processes one server offers."""
+
+_OFFER_NAME: Final = re.compile(r"[a-z][a-z0-9-]{0,31}")
+_RESERVED: Final = frozenset({*BOT_NAMES, "cmd", "person", "you"})
+
+
+@attrs.frozen
+class OfferedBot:
+    """A bot in another process that the server's operator offers by ``name``: ``command`` runs it
+    (a process speaking ``specs/protocol.md``), ``label`` is how a page shows it."""
+
+    name: str
+    command: tuple[str, ...]
+    label: str
+
+
+def parse_offer(text: str) -> OfferedBot:
+    """The offer ``NAME=COMMAND [ARGS...]`` an operator writes (``serve --bot strong=./my-bot --level 3``).
+
+    ``NAME`` is 1 to 32 of ``a-z``, ``0-9`` and ``-``, starting with a letter,
+    and no name of :data:`BOT_NAMES` (nor ``cmd``, ``person``, ``you``), so
+    that an offer never shadows a fair bot; the command is split as a shell
+    would split it. Anything else is refused with :class:`BotNameError`
+    (FORMAT-1).
+
+    >>> parse_offer("strong=./my-bot --level 3")
+    OfferedBot(name='strong', command=('./my-bot', '--level', '3'), label='strong (bot process)')
+    """
+    if type(text) is not str:
+        raise BotNameError(OFFER_RULE, f"an offer is text, NAME=COMMAND; got {text!r:.40}")
+    name, equals, command_text = text.partition("=")
+    name = name.strip()
+    if not equals or not _OFFER_NAME.fullmatch(name) or name in _RESERVED:
+        raise BotNameError(
+            OFFER_RULE,
+            f"{text!r:.60} is no offer: write NAME=COMMAND, NAME 1-32 of a-z 0-9 - starting with a letter,"
+            f" and none of {', '.join(sorted(_RESERVED))}",
+        )
+    try:
+        command = tuple(shlex.split(command_text))
+    except ValueError as err:
+        raise BotNameError(OFFER_RULE, f"the command of {name!r} cannot be split: {err}") from None
+    if not command:
+        raise BotNameError(OFFER_RULE, f"the offer {name!r} names no command; write {name}=COMMAND [ARGS...]")
+    return OfferedBot(name, command, f"{name} (bot process)")
+
+
+def _check_offers(_instance: object, _attribute: object, bots: tuple[OfferedBot, ...]) -> None:
+    if type(bots) is not tuple or any(type(bot) is not OfferedBot for bot in bots):
+        raise BotNameError(OFFER_RULE, f"offers are a tuple of OfferedBot, got {bots!r:.100}")
+    names = [bot.name for bot in bots]
+    if len(set(names)) != len(names) or len(names) > MAX_OFFERED:
+        raise BotNameError(OFFER_RULE, f"at most {MAX_OFFERED} offers, each name once; got {names!r:.200}")
+
+
+@attrs.frozen
+class BotOffer:
+    """The bots a server seats by name: the fair bots and the operator's :class:`OfferedBot` processes.
+
+    A name a page sends is read by :meth:`parse`: a fair bot's or an offered
+    one's, never a command, so a visitor chooses among the bots the operator
+    started the server with and can run nothing else. The command of an
+    offered name is for the server alone (:meth:`command_of`).
+
+    >>> offer = BotOffer.of(["strong=./my-bot --level 3"])
+    >>> [choice.name for choice in offer.choices], offer.command_of("strong")
+    (['random', 'greedy', 'search', 'strong'], ('./my-bot', '--level', '3'))
+    >>> offer.parse("cmd:./anything")
+    Traceback (most recent call last):
+    ...
+    sniff_rules.play.registry.BotNameError: FORMAT-1: 'cmd:./anything' is no bot; the bots are random, greedy, \
+search and search:N (N from 1 to 10000), strong
+    """
+
+    offered: tuple[OfferedBot, ...] = attrs.field(default=(), validator=_check_offers)
+
+    @classmethod
+    def of(cls, offers: Sequence[str]) -> BotOffer:
+        """The offer of the operator's ``NAME=COMMAND`` texts (see :func:`parse_offer`)."""
+        if isinstance(offers, str):
+            raise BotNameError(OFFER_RULE, "offers are a sequence of NAME=COMMAND texts, not one text")
+        return cls(tuple(parse_offer(text) for text in offers))
+
+    @property
+    def choices(self) -> tuple[BotChoice, ...]:
+        """Every bot offered by name, the fair bots first, for a lobby to list."""
+        return (*BOT_CHOICES, *(BotChoice(bot.name, bot.label) for bot in self.offered))
+
+    def parse(self, name: str) -> BotName:
+        """The bot ``name`` names: a fair bot (:func:`parse_bot`) or an offered one; anything else is refused."""
+        for bot in self.offered:
+            if type(name) is str and name.strip() == bot.name:
+                return BotName(bot.name)
+        try:
+            return parse_bot(name)
+        except BotNameError:
+            if not self.offered:
+                raise
+            names = ", ".join(bot.name for bot in self.offered)
+            raise BotNameError(BOT_RULE, f"{name!r:.40} is no bot; the bots are {BOT_GRAMMAR}, {names}") from None
+
+    def command_of(self, name: str) -> tuple[str, ...] | None:
+        """The command an offered ``name`` runs, or None for a fair bot's name; other names are refused."""
+        bot = self.parse(name)
+        return next((offered.command for offered in self.offered if offered.name == bot.kind), None)
+
+    def label(self, name: str) -> str:
+        """How the bot ``name`` is shown: :func:`bot_label`, or the offered bot's label."""
+        bot = self.parse(name)
+        offered = next((offered for offered in self.offered if offered.name == bot.kind), None)
+        return bot_label(name) if offered is None else offered.label

@@ -7,7 +7,10 @@ list the legal moves as data; the bot answers one option's ``move`` text.
 from that data, as :func:`sniff_rules.play.bots.random_bot` and
 :func:`~sniff_rules.play.bots.greedy_bot` decide from a
 :class:`~sniff_rules.play.view.SeatView`: the same move for the same view
-and source.
+and source. Every other bot of :mod:`sniff_rules.play.registry` (the search
+bot, ``search`` or ``search:N``) decides from the whole view, read back by
+:func:`~sniff_rules.formats.view_json.seat_view_from_data`: a view no round
+could give its seat is answered with an error citing FORMAT-3, never a move.
 
 >>> view = {"options": [{"move": "1:[0|5]", "kind": "place", "tile": "[0|5]", "points": 5},
 ...                     {"move": "1:[3|6]", "kind": "place", "tile": "[3|6]", "points": 5}]}
@@ -23,12 +26,16 @@ from typing import Final
 from sniff_rules.errors import IllegalMoveError, SniffError
 from sniff_rules.formats.notation import parse_tile
 from sniff_rules.formats.strict_json import JsonObject, JsonValue, json_array, json_int, json_object, json_str
-from sniff_rules.play.registry import parse_bot
+from sniff_rules.formats.view_json import seat_view_from_data
+from sniff_rules.play.registry import BOT_GRAMMAR, BOT_NAMES, bot_policy, parse_bot
 from sniff_rules.protocol.messages import BOT_REQUESTS, PROTOCOL, SHAPE, ProtocolError, error_answer, request_id
 from sniff_rules.randomness import RandomSource, SplitMix64, draw_below
 
-PROTOCOL_BOTS: Final = ("random", "greedy")
-"""The fair bots served over the protocol: each decides from the options a view lists."""
+PROTOCOL_BOTS: Final = BOT_NAMES
+"""The fair bots served over the protocol: every bot of the registry (``search:N`` besides)."""
+
+OPTION_BOTS: Final = ("random", "greedy")
+"""The bots that decide from the options a view lists alone; the others read the whole view."""
 
 
 def _options(view: JsonValue) -> list[Mapping[str, JsonValue]]:
@@ -49,9 +56,13 @@ def _greedy_key(option: Mapping[str, JsonValue]) -> tuple[int, int]:
 
 def choose(view: JsonValue, bot: str, source: RandomSource) -> tuple[str, RandomSource]:
     """The move text ``bot`` answers for ``view``, and the source advanced (``greedy`` leaves it)."""
-    name = parse_bot(bot)
-    if name.kind not in PROTOCOL_BOTS:
-        raise ProtocolError(SHAPE, f"the bots served over the protocol are {', '.join(PROTOCOL_BOTS)}; not {bot!r:.40}")
+    try:
+        name = parse_bot(bot)
+    except SniffError:
+        raise ProtocolError(SHAPE, f"the bots served over the protocol are {BOT_GRAMMAR}; not {bot!r:.40}") from None
+    if name.kind not in OPTION_BOTS:
+        move, source = bot_policy(str(name))(seat_view_from_data(view), source)
+        return str(move), source
     options = _options(view)
     if name.kind == "random":
         choice, source = draw_below(source, len(options))

@@ -10,11 +10,18 @@ boneyard or the source — and reads back one of its options. As
 for text that is no move, TURN-1 for another seat's move, PLACE-1 for any
 other) stops the match with a :class:`~sniff_rules.errors.SniffError`
 naming the seat, the request and the rule; no move is made for it.
+
+:class:`BotProcesses` is the server's side of the bots its operator offers
+by name (:class:`~sniff_rules.play.registry.BotOffer`): a page names a bot,
+never a command, and the server asks :meth:`BotProcesses.policy` for the
+seat's policy — a fair bot, or the offered bot's process, started once for
+its seat and ended with it.
 """
 
 from __future__ import annotations
 
 import shlex
+from collections.abc import Hashable
 from types import TracebackType
 from typing import Final
 
@@ -22,6 +29,8 @@ from sniff_rules.errors import IllegalMoveError, NotationError
 from sniff_rules.formats.notation import parse_move
 from sniff_rules.formats.view_json import seat_view_to_data
 from sniff_rules.moves import Move
+from sniff_rules.play.driver import Policy
+from sniff_rules.play.registry import BotOffer, bot_policy
 from sniff_rules.play.view import SeatView
 from sniff_rules.protocol.messages import PROTOCOL, REQUEST_SECONDS
 from sniff_rules.protocol.process import Peer
@@ -74,3 +83,56 @@ class ProcessBot:
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
     ) -> None:
         self.close()
+
+
+class BotProcesses:
+    """The policies of seats named by a page among ``offer``'s bots; one process per offered seat.
+
+    ``policy(key, name)`` reads ``name`` as :meth:`BotOffer.parse` does (a
+    command is refused, FORMAT-1) and returns the fair bot's policy, or the
+    process of the offered bot for ``key`` (a table's seat, say), started on
+    first use with ``timeout`` seconds a request. :meth:`close` ends one
+    key's process, :meth:`close_all` (or leaving ``with``) every one: none
+    outlives its server.
+    """
+
+    def __init__(self, offer: BotOffer, timeout: float = REQUEST_SECONDS) -> None:
+        self.offer = offer
+        self.timeout = timeout
+        self._running: dict[Hashable, ProcessBot] = {}
+
+    def policy(self, key: Hashable, name: str) -> Policy[SeatView]:
+        """The policy that plays ``name`` at ``key``: a fair bot, or the offered bot's process for ``key``."""
+        command = self.offer.command_of(name)
+        if command is None:
+            return bot_policy(name)
+        running = self._running.get(key)
+        if running is None or running.peer.command != command or running.peer.failure is not None:
+            if running is not None:
+                running.close()
+            running = self._running[key] = ProcessBot(list(command), timeout=self.timeout)
+        return running
+
+    @property
+    def running(self) -> int:
+        """How many bot processes are running."""
+        return len(self._running)
+
+    def close(self, key: Hashable) -> None:
+        """End and reap the process of ``key``, if it has one."""
+        running = self._running.pop(key, None)
+        if running is not None:
+            running.close()
+
+    def close_all(self) -> None:
+        """End and reap every process."""
+        for key in list(self._running):
+            self.close(key)
+
+    def __enter__(self) -> BotProcesses:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        self.close_all()
