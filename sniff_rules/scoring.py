@@ -10,7 +10,7 @@ from typing import Final
 
 import attrs
 
-from sniff_rules._fast import sealed
+from sniff_rules._fast import is_tuple, sealed
 from sniff_rules.errors import InvalidStateError
 from sniff_rules.layout import Layout
 from sniff_rules.rules import Rules
@@ -82,9 +82,9 @@ class Settlement:
     score (the partnership's at four players).
     """
 
-    hand_pips: tuple[int, ...]
-    deductions: tuple[int, ...]
-    side_deductions: tuple[int, ...]
+    hand_pips: tuple[int, ...] = attrs.field(validator=is_tuple)
+    deductions: tuple[int, ...] = attrs.field(validator=is_tuple)
+    side_deductions: tuple[int, ...] = attrs.field(validator=is_tuple)
 
 
 def settle_round(rules: Rules, hands: tuple[tuple[Tile, ...], ...]) -> Settlement:

@@ -28,6 +28,7 @@ from typing import Final, TextIO
 
 import attrs
 
+from sniff_rules._fast import is_tuple
 from sniff_rules.draw.narration import PLAIN, Palette, Seating, count_text, describe, layout_picture
 from sniff_rules.errors import InvalidStateError, SniffError
 from sniff_rules.formats.notation import parse_typed_move
@@ -89,7 +90,7 @@ class GameSettings:
 
     rules: Rules
     seat: Seat
-    bots: tuple[str, ...]
+    bots: tuple[str, ...] = attrs.field(validator=is_tuple)
     seed: int = 1
     width: int = 80
     ascii_only: bool = False
