@@ -237,7 +237,8 @@ def test_a_record_whose_seed_has_no_json_form_cannot_be_built(seed: int) -> None
     """FORMAT-2: a seed beyond ±(2**53 - 1) is refused when the record is built, by the rule that refuses
     writing it, so no record exists that record_to_json cannot write."""
     rules = Rules.standard(2)
-    for make in (lambda: MatchRecord.seeded(rules, seed), lambda: MatchRecord(rules, seed, ())):
+    makers: list[Callable[[], object]] = [lambda: MatchRecord.seeded(rules, seed), lambda: MatchRecord(rules, seed, ())]
+    for make in makers:
         with pytest.raises(NotationError) as caught:
             make()
         assert ("FORMAT-2", True) == (caught.value.rule, "has a JSON form" in str(caught.value))
