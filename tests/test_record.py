@@ -330,7 +330,9 @@ HOSTILE: list[tuple[str, Callable[[], dict[str, JsonValue]], Callable[[dict[str,
     ("an opener as text", _dealt_data, lambda d: _first_deal(d).update(opener="1"), "FORMAT-2"),
     ("an order of 27", _dealt_data, lambda d: _first_deal(d).update(order=DOUBLE_SIX_TEXT[:27]), "SETUP-5"),
     ("five players", _data, lambda d: d.update(rules={"players": 5, "hand_size": 5, "target": 200}), "SETUP-2"),
-    ("a move against the rules", _data, lambda d: _moves_of(d).insert(0, "0:draw"), "TURN-2"),
+    ("a move out of turn", _data, lambda d: _moves_of(d).insert(0, "0:draw"), "TURN-2"),
+    # Seat 1 opens seed 21's match and holds tiles to lead: its draw breaks the rule of drawing, not of turns.
+    ("a draw while a placement exists", _data, lambda d: _moves_of(d).insert(0, "1:draw"), "DRAW-1"),
 ]
 DOUBLE_SIX_TEXT: list[JsonValue] = [str(tile) for tile in DOUBLE_SIX]
 
