@@ -252,7 +252,9 @@ class Table:
             raise WebError(403, "not-your-seat", f"this session plays seat {self.seat}, not seat {named.group(1)}")
         self._check_version(version)
         if self.state.phase is not Phase.PLAYING:
-            raise WebError(409, "not-your-turn", f"no move now: the {self.status.replace('-', ' ')}", "TURN-2")
+            # CONV-3: the end of the round or the match comes before whose turn it is, as apply cites it.
+            rule = "MATCH-2" if self.state.phase is Phase.MATCH_OVER else "END-1"
+            raise WebError(409, "not-your-turn", f"no move now: the {self.status.replace('-', ' ')}", rule)
         if self.state.to_move != self.seat:
             raise WebError(409, "not-your-turn", f"it is seat {self.state.to_move}'s turn", "TURN-2")
         try:
