@@ -189,11 +189,23 @@ def test_quit_leaves_with_a_goodbye() -> None:
     assert (0, "Goodbye.") == (done.returncode, done.stdout.splitlines()[-1])
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_at_the_prompt_ends_cleanly() -> None:
     """SIGINT while the session waits at a prompt ends it with a goodbye, status 130 and no traceback."""
     command = [sys.executable, "-m", "sniff_rules", "play", "--seed", "5"]
     with subprocess.Popen(
-        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=_env()
+        command,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        env=_env(),
+        # A suite started in the background (`pytest &` in a script) ignores SIGINT, and a child would
+        # inherit that, Python then leaving it ignored: the child starts with the default, as a terminal's.
+        preexec_fn=_default_sigint,
     ) as process:
         assert process.stdout is not None
         seen = _read_until(process.stdout.fileno(), b"Your move")
