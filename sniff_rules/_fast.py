@@ -27,6 +27,11 @@ file name of its own (``<sniff_rules generated __new__ sniff_rules.state.State>`
 whose source :mod:`linecache` holds, so tracebacks, debuggers and
 :func:`inspect.getsource` show its lines, and its ``__module__`` and
 ``__qualname__`` (``State.__new__``, ``State._construct``) are the class's.
+
+Three validators, :func:`is_tuple`, :func:`is_tuple_of_tuples` and
+:func:`is_optional_tuple_of_tuples`, keep a value's sequence fields tuples:
+a list there would make the value unhashable and changeable in place, so it
+is refused (FORMAT-3), as the static type already says.
 """
 
 from __future__ import annotations
@@ -36,6 +41,8 @@ from collections.abc import Callable
 from typing import Any, Final, TypeVar
 
 import attrs
+
+from sniff_rules.errors import InvalidStateError
 
 T = TypeVar("T")
 
@@ -197,3 +204,26 @@ def constructor(cls: type[T]) -> type[T]:
     """
     construct: type[T] = cls.__dict__["_construct"].__func__
     return construct
+
+
+def _refuse_sequence(instance: object, attribute: attrs.Attribute[Any], what: str, value: object) -> None:
+    name = f"{type(instance).__name__}.{attribute.name}"
+    raise InvalidStateError("FORMAT-3", f"{name} is {what}, got {type(value).__name__} {value!r}")
+
+
+def is_tuple(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    """attrs validator: the field is a tuple, never a list or other sequence (FORMAT-3)."""
+    if not isinstance(value, tuple):
+        _refuse_sequence(instance, attribute, "a tuple", value)
+
+
+def is_tuple_of_tuples(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    """attrs validator: the field is a tuple of tuples, at both levels (FORMAT-3)."""
+    if not isinstance(value, tuple) or not all(isinstance(item, tuple) for item in value):
+        _refuse_sequence(instance, attribute, "a tuple of tuples", value)
+
+
+def is_optional_tuple_of_tuples(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    """attrs validator: the field is None or a tuple of tuples (FORMAT-3)."""
+    if value is not None:
+        is_tuple_of_tuples(instance, attribute, value)

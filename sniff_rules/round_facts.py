@@ -51,6 +51,17 @@ class RoundResult:
         return self.finisher is None
 
 
+def _is_lot(lot: object) -> bool:
+    """A tuple of lot rounds, each a tuple of (seat, face) pairs: tuples all the way down, so the value hashes."""
+    return type(lot) is tuple and all(
+        type(lot_round) is tuple
+        and all(
+            type(draw) is tuple and len(draw) == 2 and all(type(part) is int for part in draw) for draw in lot_round
+        )
+        for lot_round in lot
+    )
+
+
 def _check_context(context: RoundContext) -> None:
     if not isinstance(context.rules, Rules):
         raise InvalidStateError("FORMAT-3", f"rules is a Rules value, got {context.rules!r}")
@@ -59,7 +70,7 @@ def _check_context(context: RoundContext) -> None:
     check_seat(context.rules, context.opener, "SETUP-2", InvalidStateError)
     if context.source is not None:
         check_source(context.source)
-    if type(context.lot) is not tuple:
+    if not _is_lot(context.lot):
         raise InvalidStateError("FORMAT-3", f"lot is a tuple of lot rounds, got {context.lot!r}")
     if context.last_round is not None and not isinstance(context.last_round, RoundResult):
         raise InvalidStateError("FORMAT-3", f"last_round is a RoundResult or None, got {context.last_round!r}")

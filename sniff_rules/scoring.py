@@ -4,13 +4,17 @@ Pure arithmetic on ints, with PEP 316 contracts that ``crosshair check``
 proves (see ``tests/test_contracts.py``).
 """
 
+# CrossHair's search budget for the contracts below: this many paths per condition, the same on any
+# machine however busy, where a time budget would search less on a loaded one (tests/test_contracts.py).
+# crosshair: max_iterations=100
+
 from __future__ import annotations
 
 from typing import Final
 
 import attrs
 
-from sniff_rules._fast import sealed
+from sniff_rules._fast import is_tuple, sealed, unchecked_constructor
 from sniff_rules.errors import InvalidStateError
 from sniff_rules.layout import Layout
 from sniff_rules.rules import Rules
@@ -74,7 +78,7 @@ def score_play(layout: Layout) -> PlayScore:
 
 
 @sealed()
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)
 class Settlement:
     """A round's settlement (SETTLE-1..4).
 
@@ -82,9 +86,9 @@ class Settlement:
     score (the partnership's at four players).
     """
 
-    hand_pips: tuple[int, ...]
-    deductions: tuple[int, ...]
-    side_deductions: tuple[int, ...]
+    hand_pips: tuple[int, ...] = attrs.field(validator=is_tuple)
+    deductions: tuple[int, ...] = attrs.field(validator=is_tuple)
+    side_deductions: tuple[int, ...] = attrs.field(validator=is_tuple)
 
 
 def settle_round(rules: Rules, hands: tuple[tuple[Tile, ...], ...]) -> Settlement:
@@ -121,7 +125,11 @@ def _settlement(rules: Rules, pips: tuple[int, ...]) -> Settlement:
     seat_sides = rules.seat_sides
     for seat, deduction in enumerate(deductions):
         sides[seat_sides[seat]] += deduction
-    return Settlement(pips, deductions, tuple(sides))
+    return _build_settlement(pips, deductions, tuple(sides))
+
+
+_build_settlement: Final = unchecked_constructor(Settlement)
+"""Settlement(...) without its validators, for the tuples settlement has just built (every round's end)."""
 
 
 _ROUNDED: Final = tuple(round_to_five(pips) for pips in range(sum(TILE_PIPS) + 1))

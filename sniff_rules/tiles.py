@@ -6,6 +6,10 @@ engine works on those numbers and bit masks of them, the public API on
 :class:`Tile` values.
 """
 
+# CrossHair's search budget for the contracts below: this many paths per condition, the same on any
+# machine however busy, where a time budget would search less on a loaded one (tests/test_contracts.py).
+# crosshair: max_iterations=100
+
 from __future__ import annotations
 
 import re

@@ -27,6 +27,8 @@ from sniff_rules.verify.vectors.recorded_play import POLICY_SEED_OFFSET
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET = 60
+HANG_GUARD = 300.0
+"""Seconds a command or a prompt may take: a guard against a hang, far beyond what a busy machine needs."""
 """A short match: a few rounds, so a whole match runs in a fraction of a second."""
 
 
@@ -44,7 +46,7 @@ def _play(players: int, seed: int, typed: str, *options: str) -> subprocess.Comp
         text=True,
         cwd=ROOT,
         env=_env(),
-        timeout=60,
+        timeout=HANG_GUARD,
         check=False,
     )
 
@@ -137,7 +139,7 @@ def test_an_output_that_cannot_show_unicode_gets_ascii_not_a_traceback() -> None
         errors="strict",
         cwd=ROOT,
         env=_env(PYTHONIOENCODING="ascii"),
-        timeout=60,
+        timeout=HANG_GUARD,
         check=False,
     )
     assert (0, "") == (done.returncode, done.stderr)
@@ -187,22 +189,34 @@ def test_quit_leaves_with_a_goodbye() -> None:
     assert (0, "Goodbye.") == (done.returncode, done.stdout.splitlines()[-1])
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_at_the_prompt_ends_cleanly() -> None:
     """SIGINT while the session waits at a prompt ends it with a goodbye, status 130 and no traceback."""
     command = [sys.executable, "-m", "sniff_rules", "play", "--seed", "5"]
     with subprocess.Popen(
-        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=_env()
+        command,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        env=_env(),
+        # A suite started in the background (`pytest &` in a script) ignores SIGINT, and a child would
+        # inherit that, Python then leaving it ignored: the child starts with the default, as a terminal's.
+        preexec_fn=_default_sigint,
     ) as process:
         assert process.stdout is not None
         seen = _read_until(process.stdout.fileno(), b"Your move")
         process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=30)
+        out, err = process.communicate(timeout=HANG_GUARD)
     assert b"Your move" in seen
     assert (130, b"") == (process.returncode, err)
     assert b"Goodbye. (interrupted)" in out
 
 
-def _read_until(descriptor: int, wanted: bytes, seconds: float = 30.0) -> bytes:
+def _read_until(descriptor: int, wanted: bytes, seconds: float = HANG_GUARD) -> bytes:
     seen = b""
     deadline = time.monotonic() + seconds
     while wanted not in seen and time.monotonic() < deadline:
@@ -226,7 +240,7 @@ def _on_a_terminal(**extra: str) -> bytes:
         seen = _read_until(controller, b"Your move")
         os.write(controller, b"quit\n")
         seen += _read_until(controller, b"Goodbye")
-        process.wait(timeout=30)
+        process.wait(timeout=HANG_GUARD)
     os.close(controller)
     return seen
 
@@ -287,7 +301,7 @@ def test_play_save_writes_a_record_that_replay_plays(tmp_path: Path, typed: str)
         text=True,
         cwd=ROOT,
         env=_env(),
-        timeout=60,
+        timeout=HANG_GUARD,
         check=False,
     )
     assert (0, "") == (replayed.returncode, replayed.stderr)

@@ -25,7 +25,7 @@ def _replay(*arguments: str) -> subprocess.CompletedProcess[str]:
         text=True,
         cwd=ROOT,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
-        timeout=60,
+        timeout=300,  # a hang guard: a busy machine may be slow, only a hang is this slow
         check=False,
     )
 

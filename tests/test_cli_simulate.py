@@ -8,7 +8,6 @@ import os
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -176,11 +175,10 @@ def test_a_ray_address_nothing_answers_on_is_refused_at_once() -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         closed_port = probe.getsockname()[1]
-    started = time.monotonic()
     done = _simulate("--players", "2", "--matches", "2", "--ray", f"127.0.0.1:{closed_port}")
-    assert 2 == done.returncode
-    assert "nothing answers there" in done.stderr
-    assert time.monotonic() - started < 30
+    # The message is written only by the probe made before Ray is started, so it shows that Ray's retries
+    # never began; no clock is asked, so a busy machine cannot fail this (300 s is only a hang guard).
+    assert (2, True) == (done.returncode, "nothing answers there" in done.stderr)
 
 
 def test_without_ray_the_message_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:

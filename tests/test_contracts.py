@@ -6,32 +6,40 @@ Every function with a contract in :data:`CONTRACT_MODULES` is checked by
 crosshair-tool 0.0.113 (pinned in ``pyproject.toml``), one command per
 function, two commands at a time::
 
-    python3 -m crosshair check --analysis_kind=PEP316 --report_all \\
-        --per_condition_timeout=4 sniff_rules.verify.contracts.end_count_of
+    python3 -m crosshair check --analysis_kind=PEP316 --report_all --max_uninteresting_iterations=0 \\
+        --per_path_timeout=30 sniff_rules.verify.contracts.end_count_of
 
-By hand, a whole module at once does the same (about 30 s for
-``sniff_rules.verify.contracts``)::
+By hand, a whole module at once does the same::
 
-    python3 -m crosshair check --analysis_kind=PEP316 --report_all \\
-        --per_condition_timeout=4 sniff_rules.verify.contracts sniff_rules.scoring sniff_rules.tiles
+    python3 -m crosshair check --analysis_kind=PEP316 --report_all --max_uninteresting_iterations=0 \\
+        --per_path_timeout=30 sniff_rules.verify.contracts sniff_rules.scoring sniff_rules.tiles
 
 Each deliberately broken copy in ``tests/crosshair_broken/`` is checked
 with the same options and its file as the target, e.g.::
 
-    python3 -m crosshair check --analysis_kind=PEP316 --report_all \\
-        --per_condition_timeout=4 tests/crosshair_broken/broken_round_to_five.py
+    python3 -m crosshair check --analysis_kind=PEP316 --report_all --max_uninteresting_iterations=0 \\
+        --per_path_timeout=30 tests/crosshair_broken/broken_round_to_five.py
 
 To run only these checks: ``python3 -m pytest tests/test_contracts.py``.
 
 Run from the repository root (``PYTHONHASHSEED=0`` reproduces the recorded
 counterexamples exactly). ``--report_all`` is essential: without it
 crosshair prints nothing, and exits 0, for a condition it could not
-exercise. ``--per_condition_timeout`` is CPU seconds per postcondition;
-crosshair's defaults give up before finding some of the planted bugs. Run
-crosshair directly, not under ``timeout(1)``, which loses its output; the
-tests here bound each command with their own timeout and keep what it
-printed. Crosshair prints only once every target is checked, which is why
-the tests give each function a command of its own.
+exercise.
+
+The budget is a count, not a time, so that a busy machine searches exactly
+what an idle one does, only more slowly: every module with contracts, and
+every broken copy, carries the directive ``# crosshair: max_iterations=100``
+(:data:`MAX_ITERATIONS` paths per condition, a test checks each file has
+it); ``--max_uninteresting_iterations=0`` turns off crosshair's own early
+stop, and no ``--per_condition_timeout`` is given, so no condition's search
+is cut short by the clock. ``--per_path_timeout=30`` (CPU seconds for one
+path, a hundred times what the slowest takes) only stops a runaway path.
+Run crosshair directly, not under ``timeout(1)``, which loses its output;
+the tests here guard each command against a hang (:data:`HANG_GUARD`, wall
+seconds far beyond the slowest command on a loaded machine) and keep what
+it printed. Crosshair prints only once every target is checked, which is
+why the tests give each function a command of its own.
 
 Each postcondition gets one line, ``FILE:LINE: info|error: MESSAGE``, where
 LINE is the condition's own line (or, for a precondition problem, the
@@ -40,9 +48,10 @@ precondition's). What each outcome means here:
 ``info: Confirmed over all paths.``
     Proved for every input that meets the preconditions. Passes.
 ``info: Not confirmed.``
-    Inputs were run through the function and none broke the condition, but
-    not every path was covered within the timeout. Passes: for the
-    functions over tuples this is a bounded search, not a proof.
+    The whole budget of paths was run through the function and none broke
+    the condition, but not every path was covered. Passes: for the
+    functions over tuples this is a bounded search, not a proof, and the
+    same search on any machine.
 ``info: Unable to meet precondition.``
     No input crosshair made got through the preconditions into the body and
     back, so the conditions it names were never exercised. Fails: the
@@ -59,9 +68,12 @@ a postcondition with no line at all
     it could not parse). Fails, as a condition never exercised.
 anything else, a non-zero exit or any stderr output
     Crosshair itself crashed or could not import a target. Fails.
-a command still running at the job timeout
-    Killed, and fails. Crosshair prints only when it is done, so the
-    failure names the function but has no report lines to show.
+a command still running at the hang guard
+    Killed, and fails, naming the contract, the CPU seconds it had used and
+    the machine's load: since the budget is a count of paths, this is a
+    hang or a machine too busy to finish, never a counterexample, and never
+    a pass. Crosshair prints only when it is done, so there are no report
+    lines to show.
 
 Every contract-bearing function must have a ``pre:`` line: it is what makes
 crosshair report an unexercised function as "Unable to meet precondition"
@@ -108,10 +120,15 @@ BROKEN: Final = ROOT / "tests" / "crosshair_broken"
 
 CONTRACT_MODULES: Final = ("sniff_rules.verify.contracts", "sniff_rules.scoring", "sniff_rules.tiles")
 
-PER_CONDITION_TIMEOUT: Final = 4
-"""CPU seconds per postcondition: the planted bugs are found within about one."""
-JOB_TIMEOUT: Final = 120
-"""Wall seconds for one crosshair command; the slowest takes about 15."""
+MAX_ITERATIONS: Final = 100
+"""Paths crosshair runs per condition, set by the directive in each checked file; the planted bugs are
+found within about 40."""
+DIRECTIVE: Final = f"# crosshair: max_iterations={MAX_ITERATIONS}"
+PER_PATH_TIMEOUT: Final = 30
+"""CPU seconds for one path: only a runaway path reaches it (the slowest take well under a second)."""
+HANG_GUARD: Final = 1800
+"""Wall seconds one crosshair command may run before it is killed as hung: many times what the slowest
+(turn_moves, about 17 CPU seconds) takes at a load of four processes per core."""
 WORKERS: Final = 2
 
 CROSSHAIR: Final = (
@@ -121,7 +138,9 @@ CROSSHAIR: Final = (
     "check",
     "--analysis_kind=PEP316",
     "--report_all",
-    f"--per_condition_timeout={PER_CONDITION_TIMEOUT}",
+    # 0 turns off the early stop after uninteresting paths: the search is the directive's count of paths.
+    "--max_uninteresting_iterations=0",
+    f"--per_path_timeout={PER_PATH_TIMEOUT}",
 )
 
 _CONDITION: Final = re.compile(r"^\s*(pre|post|inv)(\[[^\]]*\])?:\s*(.*)$")
@@ -136,13 +155,17 @@ class Run:
 
     targets: tuple[str, ...]
     returncode: int | None
-    """None when it ran past :data:`JOB_TIMEOUT` and was killed."""
+    """None when it ran past the hang guard and was killed."""
     stdout: str
     stderr: str
     seconds: float
+    cpu_seconds: float | None = None
+    """The CPU seconds it had used when killed, where the system tells (Linux's /proc)."""
+    load: float | None = None
+    """The machine's load average over the last minute when it was killed."""
 
     def describe(self) -> str:
-        status = "killed at the job timeout" if self.returncode is None else f"exit {self.returncode}"
+        status = "killed at the hang guard" if self.returncode is None else f"exit {self.returncode}"
         return (
             f"{' '.join((*CROSSHAIR[1:], *self.targets))}: {status} after {self.seconds:.1f}s\n"
             f"--- stdout ---\n{self.stdout}--- stderr ---\n{self.stderr}"
@@ -173,8 +196,18 @@ class Contract:
     inv: tuple[int, ...]
 
 
-def run_crosshair(targets: tuple[str, ...]) -> Run:
-    """Crosshair on ``targets``, killed after :data:`JOB_TIMEOUT` with its output kept."""
+def _cpu_seconds(pid: int) -> float | None:
+    """The user and system CPU seconds process ``pid`` has used, from /proc; None where there is none."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    # utime and stime are the 14th and 15th fields of the line, the 12th and 13th after the name.
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def run_crosshair(targets: tuple[str, ...], hang_guard: float = HANG_GUARD) -> Run:
+    """Crosshair on ``targets``, killed after ``hang_guard`` wall seconds with its output kept."""
     # A fixed hash seed makes crosshair's search, and so its counterexamples,
     # repeatable; unbuffered output keeps what it printed before a kill.
     env = dict(os.environ, PYTHONHASHSEED="0", PYTHONUNBUFFERED="1", PYTHONPATH=str(ROOT))
@@ -182,14 +215,16 @@ def run_crosshair(targets: tuple[str, ...]) -> Run:
     process = subprocess.Popen(
         (*CROSSHAIR, *targets), cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
+    cpu_seconds = load = None
     try:
-        stdout, stderr = process.communicate(timeout=JOB_TIMEOUT)
+        stdout, stderr = process.communicate(timeout=hang_guard)
         returncode: int | None = process.returncode
     except subprocess.TimeoutExpired:
+        cpu_seconds, load = _cpu_seconds(process.pid), os.getloadavg()[0]
         process.kill()
         stdout, stderr = process.communicate()
         returncode = None
-    return Run(targets, returncode, stdout, stderr, time.monotonic() - start)
+    return Run(targets, returncode, stdout, stderr, time.monotonic() - start, cpu_seconds, load)
 
 
 def parse(run: Run) -> tuple[list[Report], list[str]]:
@@ -452,11 +487,45 @@ def test_every_contract_is_in_a_checked_module() -> None:
     assert not problems, "\n".join(problems)
 
 
+def checked_files() -> list[Path]:
+    """Every file crosshair checks here: the modules with contracts and the broken copies."""
+    return [*(module_path(module) for module in CONTRACT_MODULES), *sorted(BROKEN.glob("*.py"))]
+
+
+@pytest.mark.parametrize("path", checked_files(), ids=lambda path: path.name)
+def test_every_checked_file_carries_the_search_budget(path: Path) -> None:
+    """Each file sets crosshair's budget to MAX_ITERATIONS paths per condition by a top-level directive, read as
+    crosshair reads it: without it, the options here (no time limit, no early stop) would search without end."""
+    from crosshair.codeconfig import get_directives, parse_directives
+
+    top_level = [directive for directive in get_directives(path.read_text()) if directive[1] == 0]
+    assert MAX_ITERATIONS == parse_directives(top_level).max_iterations
+    assert 1 == path.read_text().splitlines().count(DIRECTIVE)
+
+
+def test_a_check_stopped_by_the_hang_guard_fails_naming_the_contract() -> None:
+    """A command killed at the hang guard fails, naming the contract and saying it ran out of time, not that
+    a counterexample was found; here the guard is set below what turn_moves' search takes on any machine."""
+    job = ("sniff_rules.verify.contracts.turn_moves",)
+    run = run_crosshair(job, hang_guard=1.0)
+    failures = proof_failures(run, (proof_jobs()[job],))
+    assert (None, True) == (run.returncode, bool(failures)), run.describe()
+    assert failures[0].startswith("the contract check of turn_moves ran out of time: killed at the hang guard")
+    assert "not a counterexample; nothing was proved" in failures[0]
+
+
 def proof_failures(run: Run, contracts: tuple[Contract, ...]) -> list[str]:
     """Why ``run`` does not prove every postcondition of ``contracts``; empty if it does."""
     failures = []
     if run.returncode is None:
-        failures.append(f"crosshair was killed at the job timeout, {JOB_TIMEOUT}s")
+        names = ", ".join(contract.qualname for contract in contracts)
+        used = "" if run.cpu_seconds is None else f", having used {run.cpu_seconds:.1f} CPU s"
+        load = "" if run.load is None else f"; the load average was {run.load:.1f}"
+        failures.append(
+            f"the contract check of {names} ran out of time: killed at the hang guard after {run.seconds:.0f} wall s"
+            f"{used}{load}. Its budget is {MAX_ITERATIONS} paths per condition, not a time, so this is a hang or"
+            " a machine too busy to finish, not a counterexample; nothing was proved"
+        )
     elif run.returncode != 0:
         failures.append(f"crosshair exited {run.returncode}: a counterexample, an error or a failed import")
     if run.stderr.strip():

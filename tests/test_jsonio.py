@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import functools
+import inspect
 import json
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from hypothesis import given, strategies as st
 
 from sniff_rules.errors import NotationError
+from sniff_rules.formats import record_json, state_json, table_json
 from sniff_rules.formats.strict_json import (
     MAX_JSON_CHARS,
     MAX_JSON_DEPTH,
@@ -23,6 +27,11 @@ from sniff_rules.formats.strict_json import (
     json_strs,
     load_json,
 )
+from sniff_rules.moves import apply, legal_moves
+from sniff_rules.play.record import MatchRecord
+from sniff_rules.play.table import Table
+from sniff_rules.rules import Rules
+from sniff_rules.state import new_match
 
 HOSTILE_TEXT = [
     ("[" * 100_000 + "]" * 100_000, "nesting far too deep"),
@@ -151,3 +160,99 @@ def test_accessors_return_what_they_were_given() -> None:
     assert [1, -MAX_SAFE_INT] == json_ints([1, -MAX_SAFE_INT], "scores", 2)
     assert ["[1|4]"] == json_strs(["[1|4]"], "hand")
     assert "playing" == json_str("playing", "phase")
+
+
+# --- keys JSON cannot write, in data handed in from Python (FORMAT-2) ---
+
+
+def _readers() -> list[Callable[[JsonValue], object]]:
+    """Every public ``*_from_data`` reader of sniff_rules.formats, its other arguments filled in."""
+    readers: list[Callable[[JsonValue], object]] = []
+    for module in (state_json, record_json, table_json):
+        for name, function in vars(module).items():
+            if not name.endswith("_from_data") or name.startswith("_") or function.__module__ != module.__name__:
+                continue
+            extra = {
+                parameter: {"rules": Rules.standard(2), "what": "a value"}[parameter]
+                for parameter, spec in inspect.signature(function).parameters.items()
+                if spec.default is inspect.Parameter.empty and parameter not in ("value",)
+            }
+            readers.append(functools.partial(function, **extra))
+    return readers
+
+
+READERS = _readers()
+
+
+def test_every_reader_is_found() -> None:
+    """The readers tried below are the ones the formats ring has, so a new one cannot skip the check."""
+    names = sorted(reader.func.__name__ for reader in READERS)  # type: ignore[attr-defined]
+    assert [
+        "lot_from_data",
+        "record_from_data",
+        "round_result_from_data",
+        "rules_from_data",
+        "settlement_from_data",
+        "state_from_data",
+        "table_from_data",
+        "tiles_from_data",
+    ] == names
+
+
+@pytest.mark.parametrize("keys", [{1: 0, "x": 0}, {None: 0}, {("a",): 0, "b": 1}, {1.5: 0}])
+@pytest.mark.parametrize("reader", READERS, ids=lambda reader: reader.func.__name__)
+def test_every_reader_refuses_a_key_that_is_not_a_string(reader: Callable[[JsonValue], object], keys: object) -> None:
+    """A non-string key, mixed with string keys or alone, is FORMAT-2, never a bare TypeError from sorting."""
+    with pytest.raises(NotationError) as caught:
+        reader(keys)  # type: ignore[arg-type]
+    assert "FORMAT-2" == caught.value.rule
+
+
+def _objects(value: JsonValue, path: tuple[str | int, ...] = ()) -> list[tuple[str | int, ...]]:
+    """The path of every object in ``value``, itself first."""
+    found: list[tuple[str | int, ...]] = []
+    if isinstance(value, dict):
+        found.append(path)
+        for key, item in value.items():
+            found += _objects(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += _objects(item, (*path, index))
+    return found
+
+
+def _with_int_key(document: JsonValue, path: tuple[str | int, ...]) -> JsonValue:
+    copied: JsonValue = json.loads(json.dumps(document))
+    target: Any = copied
+    for step in path:
+        target = target[step]
+    target[7] = 0
+    return copied
+
+
+def _documents() -> list[tuple[str, Callable[[JsonValue], object], JsonValue]]:
+    state = new_match(Rules.standard(4), seed=2)
+    state = apply(state, legal_moves(state)[0])
+    record = MatchRecord.seeded(Rules.standard(2), 3).with_moves(legal_moves(new_match(Rules.standard(2), 3))[0])
+    table = Table.new(Rules.standard(2), ("person", "random"), ("a-token-for-seat-0",), seed=1, bot_seed=2)
+    return [
+        ("state", state_json.state_from_data, state_json.state_to_data(state)),
+        ("record", record_json.record_from_data, record_json.record_to_data(record)),
+        ("table", table_json.table_from_data, table_json.table_to_data(table)),
+    ]
+
+
+@pytest.mark.parametrize(("kind", "reader", "document"), _documents(), ids=lambda item: str(item)[:8])
+def test_a_key_that_is_not_a_string_is_refused_at_every_depth(
+    kind: str, reader: Callable[[JsonValue], object], document: JsonValue
+) -> None:
+    """A good document with an int key added to any one of its objects, however deep, is FORMAT-2."""
+    reader(document)
+    paths = _objects(document)
+    assert len(paths) > 1, kind
+    rules = []
+    for path in paths:
+        with pytest.raises(NotationError) as caught:
+            reader(_with_int_key(document, path))
+        rules.append(caught.value.rule)
+    assert ["FORMAT-2"] * len(paths) == rules

@@ -112,7 +112,11 @@ def _folds(text: str) -> Iterator[str]:
 
 
 def _bounds(text: str) -> Iterator[str]:
-    found = re.search(r"each at least (\d+) units and at most ([\d,]+) or none, and at least (\d+) each", text)
+    found = re.search(
+        r"a whole number of units from (\d+) to ([\d,]+), both ends included; when both are given, each must be at"
+        r" least (\d+)",
+        text,
+    )
     assert found is not None
     least, most, both = found.groups()
     yield f"GEOM-6: half-width {least}"

@@ -17,7 +17,7 @@ np = pytest.importorskip("numpy", reason="the OpenSpiel adapter needs the [opens
 
 import sniff_rules.adapters.openspiel  # noqa: E402  (registers the game, after the skip)
 from sniff_rules.adapters.actions import DRAW_ACTION  # noqa: E402
-from sniff_rules.errors import InvalidRulesError, SniffError  # noqa: E402
+from sniff_rules.errors import InvalidRulesError, InvalidStateError, SniffError  # noqa: E402
 
 PLAYTHROUGH = Path(__file__).parent.parent / "specs" / "playthroughs" / "python_american_sniff.txt"
 PLAYTHROUGH_GAME = "python_american_sniff(players=4)"
@@ -309,3 +309,27 @@ def test_the_rl_environment_benchmark_plays_the_games_of_the_bare_loop(
     bare = play_openspiel(game_string, params, math.inf, 5, max_games=2)
     through = play_rl_environment(game_string, params, math.inf, 5, information_state=information_state, max_games=2)
     assert (bare.games, bare.actions) == (through.games, through.actions)
+
+
+@pytest.mark.parametrize(
+    "value", [float("nan"), -1.0, 1.0, -1e-300, 1.5, float("inf"), 10**400, True, "0.5", None], ids=repr
+)
+def test_resampling_refuses_a_sampler_value_outside_the_unit_interval(value: object) -> None:
+    """FORMAT-3: as OpenSpiel's own games require of a re-deal's value (SampleAction checks 0 <= z < 1),
+    NaN, a value outside [0, 1) or one that is not a number is refused with a typed error; nothing changes."""
+    game = _load(players=2)
+    state = _decision_states(game, 1, 3)[0]
+    before = (str(state), state.history())
+    with pytest.raises(InvalidStateError) as caught:
+        state.resample_from_infostate(state.current_player(), lambda: value)
+    assert ("FORMAT-3", before) == (caught.value.rule, (str(state), state.history()))
+
+
+@pytest.mark.parametrize("value", [0.0, 0.5, 1.0 - 2**-53, 0], ids=repr)
+def test_resampling_takes_every_value_of_the_unit_interval(value: float) -> None:
+    """The bounds of [0, 1) as OpenSpiel's samplers give them, 0 and the largest double below 1, re-deal."""
+    game = _load(players=2)
+    state = _decision_states(game, 1, 3)[0]
+    player = state.current_player()
+    resampled = state.resample_from_infostate(player, lambda: value)
+    assert state.information_state_string(player) == resampled.information_state_string(player)

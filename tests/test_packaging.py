@@ -30,7 +30,7 @@ BUILD_INPUTS = ("pyproject.toml", "README.md", "sniff_rules", "specs")
 _NO_BACKEND = re.compile(r"No matching distribution found for setuptools|Could not find a version that satisfies")
 
 
-def run(command: list[str], cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+def run(command: list[str], cwd: Path, timeout: float = 900) -> subprocess.CompletedProcess[str]:
     """``command`` run to its end, its output captured as text."""
     return subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=timeout, check=False)
 

@@ -20,6 +20,7 @@ pytest.importorskip("numpy", reason="the pettingzoo extra is not installed: pip 
 pytest.importorskip("gymnasium", reason="the pettingzoo extra is not installed: pip install 'sniff-rules[pettingzoo]'")
 pytest.importorskip("pettingzoo", reason="the pettingzoo extra is not installed: pip install 'sniff-rules[pettingzoo]'")
 
+import gymnasium
 import numpy as np
 import pettingzoo
 from gymnasium.utils.env_checker import check_env
@@ -28,7 +29,7 @@ from pettingzoo.test.seed_test import seed_test
 
 import sniff_rules.adapters.actions as actions
 from sniff_rules.adapters.pettingzoo import ENV_ID, SingleAgentEnv, agent_name, env, observation_of, raw_env
-from sniff_rules.adapters.pettingzoo.environment import NUM_ACTIONS
+from sniff_rules.adapters.pettingzoo.environment import NUM_ACTIONS, SeedError, UnknownAgentError
 from sniff_rules.adapters.pettingzoo.observation import _lacking_of, _observation, _table_part
 from sniff_rules.errors import IllegalMoveError, InvalidMoveError, InvalidRulesError, InvalidStateError, SniffError
 from sniff_rules.play.events import Event
@@ -353,3 +354,46 @@ def test_the_speed_benchmark_counts_the_actions_of_the_match_it_plays() -> None:
     expected = sum(1 for agent in play(environment, 6) if not environment.terminations[agent])
     played = play_pettingzoo(lambda: raw_env(players=4, scope="match"), "raw_env", float("inf"), 6, max_games=1)
     assert (1, expected, 0) == (played.games, played.actions, played.chance)
+
+
+_STRANGERS: list[Any] = ["nobody", "player_4", "player_-1", "", 0, None, ["player_0"]]
+
+
+@pytest.mark.parametrize("agent", _STRANGERS, ids=repr)
+@pytest.mark.parametrize("wrapped", [False, True], ids=["raw_env", "env"])
+def test_an_unknown_agent_is_refused_everywhere_as_pettingzoo_refuses_one(agent: Any, wrapped: bool) -> None:
+    """SETUP-2: observe, observation_space and action_space refuse an agent the table does not have with an
+    error that is a KeyError (as rock-paper-scissors' dict lookup) and a ValueError (as chess's
+    possible_agents.index), naming the rule; nothing changes."""
+    environment: Any = env(players=3) if wrapped else raw_env(players=3)
+    environment.reset(seed=5)
+    before = (environment.agent_selection, environment.unwrapped.game_state)
+    calls = [environment.observe, environment.observation_space, environment.action_space]
+    for call in calls:
+        for kind in (KeyError, ValueError, UnknownAgentError):
+            with pytest.raises(kind) as caught:
+                call(agent)
+            assert ("SETUP-2", True) == (caught.value.rule, str(caught.value).startswith("SETUP-2: "))  # type: ignore[attr-defined]
+    assert before == (environment.agent_selection, environment.unwrapped.game_state)
+
+
+@pytest.mark.parametrize("seed", ["x", "7", 1.5, -1, True, [1], np.int64(3)], ids=repr)
+def test_a_reset_seed_that_is_not_a_non_negative_int_is_refused_as_gymnasium_refuses_it(seed: Any) -> None:
+    """FORMAT-3: reset refuses a seed Gymnasium's seeding.np_random refuses (a string, a fraction, a
+    negative int, a numpy int), and a boolean, with a gymnasium.error.Error that names the rule;
+    the environment is left as it was."""
+    environment = raw_env(players=2)
+    environment.reset(seed=3)
+    before = (environment.stream_seed, environment.game_state)
+    for kind in (SeedError, gymnasium.error.Error, SniffError):
+        with pytest.raises(kind) as caught:
+            environment.reset(seed=seed)
+        assert "FORMAT-3" == caught.value.rule  # type: ignore[attr-defined]
+    assert before == (environment.stream_seed, environment.game_state)
+
+
+def test_the_single_agent_env_refuses_a_bad_seed_before_dealing() -> None:
+    """The one-seat Gymnasium wrapper refuses a string seed as every Gymnasium environment does."""
+    table = SingleAgentEnv(players=2)
+    with pytest.raises(gymnasium.error.Error):
+        table.reset(seed="x")  # type: ignore[arg-type]

@@ -149,8 +149,13 @@ def test_a_search_bot_process_plays_a_whole_match_through_simulate(capsys: pytes
 
 
 def check(arguments: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
-    """``sniff-rules check-engine`` run with ``arguments``: its status and output."""
-    status = main(["check-engine", *arguments])
+    """``sniff-rules check-engine`` run with ``arguments``: its status and output.
+
+    Without a ``--timeout`` of the test's own, each request gets 120 s, not the default 10: a margin a
+    busy machine cannot use up, so only a hang fails on time.
+    """
+    timeout = [] if "--timeout" in arguments else ["--timeout", "120"]
+    status = main(["check-engine", *timeout, *arguments])
     return status, capsys.readouterr().out
 
 
@@ -210,8 +215,10 @@ def test_a_hostile_engine_gets_a_verdict_naming_the_request(
     fault: str, verdict: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """PROTO-1, PROTO-3, PROTO-4, PROTO-5: each hostile engine ends in a FAIL naming new_match, with status 2."""
-    # Only the hanging and flooding engines wait out the timeout; the others fail long before it.
-    timeout = "5" if fault in ("hang", "flood-stderr") else "120"
+    # Only the hanging and flooding engines wait out the timeout; the others fail long before it. The
+    # timeout also bounds the hello, answered by a process still starting, so even the short one leaves a
+    # busy machine a wide margin: only a hang reaches it.
+    timeout = "20" if fault in ("hang", "flood-stderr") else "120"
     status, out = check(["--timeout", timeout, "--no-vectors", "--", *FAULTY, fault], capsys)
     assert (2, True) == (status, f"FAIL protocol: {verdict}" in out), out
 
@@ -219,9 +226,11 @@ def test_a_hostile_engine_gets_a_verdict_naming_the_request(
 @pytest.mark.parametrize("fault", [fault for fault, _ in HOSTILE])
 def test_a_hostile_engine_is_always_reaped(fault: str) -> None:
     """PROTO-5: after a failure the process has been killed and reaped, and later requests fail the same way."""
-    timeout = 5.0 if fault in ("hang", "flood-stderr") else 120.0
-    peer = Peer([*FAULTY, fault], timeout=timeout)
+    # The hello, answered while the process starts, gets a margin a busy machine cannot use up; the
+    # faulty request then gets a short timeout, which only the planted hang reaches.
+    peer = Peer([*FAULTY, fault], timeout=120.0)
     peer.request({"type": "hello", "protocol": "sniff-protocol/1"})
+    peer.timeout = 5.0 if fault in ("hang", "flood-stderr") else 120.0
     rules: Any = {"players": 2, "hand_size": 7, "target": 150}
     with pytest.raises(ProtocolError) as first:
         peer.request({"type": "new_match", "rules": rules, "seed": "1"})

@@ -6,18 +6,36 @@ import json
 import shutil
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
 
 import pytest
 
 from sniff_rules.cli.commands import main
+from sniff_rules.protocol import bot_process
+from sniff_rules.protocol.process import Peer
 
 ROOT: Final = Path(__file__).resolve().parent.parent
 JS: Final = ROOT / "tests" / "js"
 NODE: Final = shutil.which("node")
 
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")
+
+GENEROUS_SECONDS: Final = 120.0
+"""Each request of a cmd: bot here may take this long, not the default 10 s: the first is answered by a
+process still starting, and a busy machine must not fail it; only a hang takes this long."""
+
+
+@pytest.fixture(autouse=True)
+def _generous_requests(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every cmd: bot of these tests (played in this process: one worker) gets GENEROUS_SECONDS a request."""
+    original = Peer
+
+    def generous(command: Sequence[str], timeout: float) -> Peer:
+        return original(command, timeout=max(timeout, GENEROUS_SECONDS))
+
+    monkeypatch.setattr(bot_process, "Peer", generous)
 
 
 def simulate(bots: str, capsys: pytest.CaptureFixture[str], players: int = 2, workers: int = 1) -> dict[str, Any]:

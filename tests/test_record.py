@@ -23,12 +23,12 @@ from sniff_rules.formats.record_json import (
     record_to_data,
     record_to_json,
 )
-from sniff_rules.formats.strict_json import JsonValue
+from sniff_rules.formats.strict_json import MAX_SAFE_INT, JsonValue
 from sniff_rules.moves import Draw, Move
 from sniff_rules.play.bots import random_move
 from sniff_rules.play.driver import Step, play_match
 from sniff_rules.play.events import Event
-from sniff_rules.play.record import Deal, MatchRecord
+from sniff_rules.play.record import MAX_RECORD_SEED, Deal, MatchRecord
 from sniff_rules.randomness import RandomSource, SplitMix64, shuffled
 from sniff_rules.rules import Rules
 from sniff_rules.state import Phase, State, new_match, next_round
@@ -230,6 +230,31 @@ def test_a_malformed_record_value_is_refused() -> None:
         assert (error, "FORMAT-3") == (type(caught.value), caught.value.rule)
 
 
+@pytest.mark.parametrize(
+    "seed", [2**53, -(2**53), 2**60, -(2**64), 10**5000], ids=["2**53", "-2**53", "2**60", "-2**64", "10**5000"]
+)
+def test_a_record_whose_seed_has_no_json_form_cannot_be_built(seed: int) -> None:
+    """FORMAT-2: a seed beyond ±(2**53 - 1) is refused when the record is built, by the rule that refuses
+    writing it, so no record exists that record_to_json cannot write."""
+    rules = Rules.standard(2)
+    makers: list[Callable[[], object]] = [lambda: MatchRecord.seeded(rules, seed), lambda: MatchRecord(rules, seed, ())]
+    for make in makers:
+        with pytest.raises(NotationError) as caught:
+            make()
+        assert ("FORMAT-2", True) == (caught.value.rule, "has a JSON form" in str(caught.value))
+    with pytest.raises(NotationError) as caught:
+        attrs.evolve(MatchRecord.seeded(rules, 1), seed=seed)
+    assert "FORMAT-2" == caught.value.rule
+
+
+def test_the_seeds_at_the_bound_are_built_and_written() -> None:
+    """FORMAT-2: ±(2**53 - 1), the bound itself (MAX_RECORD_SEED, FORMAT-2's integer bound), round-trip through JSON."""
+    assert MAX_SAFE_INT == MAX_RECORD_SEED
+    for seed in (MAX_RECORD_SEED, -MAX_RECORD_SEED):
+        record = MatchRecord.seeded(Rules.standard(2), seed)
+        assert record == record_from_json(record_to_json(record))
+
+
 # ---------------------------------------------------------------- JSON
 
 
@@ -305,7 +330,9 @@ HOSTILE: list[tuple[str, Callable[[], dict[str, JsonValue]], Callable[[dict[str,
     ("an opener as text", _dealt_data, lambda d: _first_deal(d).update(opener="1"), "FORMAT-2"),
     ("an order of 27", _dealt_data, lambda d: _first_deal(d).update(order=DOUBLE_SIX_TEXT[:27]), "SETUP-5"),
     ("five players", _data, lambda d: d.update(rules={"players": 5, "hand_size": 5, "target": 200}), "SETUP-2"),
-    ("a move against the rules", _data, lambda d: _moves_of(d).insert(0, "0:draw"), "TURN-2"),
+    ("a move out of turn", _data, lambda d: _moves_of(d).insert(0, "0:draw"), "TURN-2"),
+    # Seat 1 opens seed 21's match and holds tiles to lead: its draw breaks the rule of drawing, not of turns.
+    ("a draw while a placement exists", _data, lambda d: _moves_of(d).insert(0, "1:draw"), "DRAW-1"),
 ]
 DOUBLE_SIX_TEXT: list[JsonValue] = [str(tile) for tile in DOUBLE_SIX]
 

@@ -94,7 +94,7 @@ def _help(command: str) -> str:
         capture_output=True,
         text=True,
         cwd=ROOT,
-        timeout=60,
+        timeout=300,  # a hang guard: a busy machine may be slow, only a hang is this slow
         check=True,
     ).stdout
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import time
 from collections import Counter
 from collections.abc import Iterator
 from functools import cache
@@ -192,10 +193,14 @@ def test_the_leak_check_fails_on_a_server_sending_a_secret(monkeypatch: pytest.M
 def _waiting_table(client: TestClient, seats: list[str]) -> tuple[Seat, dict[str, Any]]:
     """A session whose person is to move (the bots play at once)."""
     session, snapshot = start(client, seats)
-    for _ in range(200):
+    # The bots move in a task of their own: polled until a deadline only a hang reaches, not a count of
+    # polls that a busy machine could run through before the bots' task is scheduled.
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
         snapshot = client.get("/api/table", headers=header(session)).json()["snapshot"]
         if "your-turn" == snapshot["status"]:
             return session, snapshot
+        time.sleep(0.01)
     raise AssertionError("the bots never handed the turn over")
 
 
@@ -282,6 +287,34 @@ def test_a_move_out_of_turn_is_refused_while_a_bot_thinks() -> None:
         deal = client.post("/api/next-round", headers=header(session), json={"version": snapshot["version"]})
         assert (409, "not-your-turn", "END-1") == (deal.status_code, deal.json()["error"], deal.json()["rule"])
         _unchanged(client, session, snapshot)
+
+
+def test_a_move_after_the_round_or_the_match_cites_the_end_not_the_turn() -> None:
+    """END-1 MATCH-2 CONV-3: a move posted once the round is settled, or the match won, is refused by the
+    rule of the end, as apply refuses it, not by TURN-2."""
+    refusals: dict[str, tuple[int, str]] = {}
+    with client_of() as client:
+        session, _ = start(client, ["person", "greedy"])
+        with updates(client) as socket:
+            socket.send_json(hello(session))
+            acted = 0
+            while "match-over" not in refusals:
+                snapshot = json.loads(socket.receive_text())
+                status = snapshot["status"]
+                if snapshot["version"] <= acted or status == "bot-turn":
+                    continue
+                acted = snapshot["version"]
+                if status in ("round-over", "match-over"):
+                    late = client.post("/api/move", headers=header(session), json={"move": "draw", "version": acted})
+                    refusals.setdefault(status, (late.status_code, late.json()["rule"]))
+                    if status == "match-over":
+                        break
+                    answer = client.post("/api/next-round", headers=header(session), json={"version": acted})
+                else:
+                    move = snapshot["view"]["options"][0]["move"]
+                    answer = client.post("/api/move", headers=header(session), json={"move": move, "version": acted})
+                assert 200 == answer.status_code, answer.text
+    assert {"round-over": (409, "END-1"), "match-over": (409, "MATCH-2")} == refusals
 
 
 @pytest.mark.parametrize(

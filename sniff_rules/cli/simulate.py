@@ -35,6 +35,7 @@ from typing import Any, Final
 
 import attrs
 
+from sniff_rules._fast import is_tuple
 from sniff_rules.errors import InvalidStateError, SniffError
 from sniff_rules.formats.strict_json import JsonObject, JsonValue
 from sniff_rules.play.driver import Policy, play_match
@@ -127,7 +128,7 @@ class MatchOutcome:
     seed: int
     winner: int
     rounds: int
-    scores: tuple[int, ...]
+    scores: tuple[int, ...] = attrs.field(validator=is_tuple)
 
 
 def play_one(simulation: Simulation, index: int) -> MatchOutcome:
@@ -242,7 +243,7 @@ class BotRow:
     bot: str
     wins: int
     matches: int
-    interval: tuple[float, float]
+    interval: tuple[float, float] = attrs.field(validator=is_tuple)
     points_per_round: float
 
     @property
@@ -256,9 +257,9 @@ class Summary:
     """A simulation's result: a row per lineup entry, the mean match length and every outcome."""
 
     simulation: Simulation
-    rows: tuple[BotRow, ...]
+    rows: tuple[BotRow, ...] = attrs.field(validator=is_tuple)
     mean_rounds: float
-    outcomes: tuple[MatchOutcome, ...]
+    outcomes: tuple[MatchOutcome, ...] = attrs.field(validator=is_tuple)
 
     @property
     def even_rate(self) -> float:

@@ -38,6 +38,7 @@ from typing import Final, TextIO
 
 import attrs
 
+from sniff_rules._fast import is_tuple
 from sniff_rules.draw.narration import PLAIN, Palette, Seating, count_text, describe, fit, layout_picture
 from sniff_rules.draw.text import options_text
 from sniff_rules.errors import InvalidStateError, SniffError
@@ -106,7 +107,7 @@ class GameSettings:
 
     rules: Rules
     seat: Seat
-    bots: tuple[str, ...]
+    bots: tuple[str, ...] = attrs.field(validator=is_tuple)
     seed: int = 1
     width: int = 80
     ascii_only: bool = False

@@ -25,7 +25,7 @@ from typing import Final
 
 import attrs
 
-from sniff_rules._fast import sealed
+from sniff_rules._fast import is_tuple, sealed
 from sniff_rules.errors import InvalidStateError
 from sniff_rules.layout import AttachmentPoint, Layout, Port
 from sniff_rules.tiles import Pip, Tile
@@ -135,7 +135,7 @@ class TileGeometry:
     y: int
     orientation: str
     """``"horizontal"`` (4 units east-west) or ``"vertical"`` (4 units north-south)."""
-    ends: tuple[Pip, Pip]
+    ends: tuple[Pip, Pip] = attrs.field(validator=is_tuple)
     direction: Direction
     """The way its line runs where it lies: from the half that joins to the other (GEOM-3)."""
 
@@ -181,8 +181,8 @@ class PointGeometry:
 class LayoutGeometry:
     """The picture of a layout: its tiles in the order played and its open points in point order."""
 
-    tiles: tuple[TileGeometry, ...]
-    points: tuple[PointGeometry, ...]
+    tiles: tuple[TileGeometry, ...] = attrs.field(validator=is_tuple)
+    points: tuple[PointGeometry, ...] = attrs.field(validator=is_tuple)
     bounds: Bounds | None
 
     @property

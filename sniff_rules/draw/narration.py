@@ -24,6 +24,7 @@ from typing import Final, TextIO
 
 import attrs
 
+from sniff_rules._fast import is_tuple
 from sniff_rules.draw.text import layout_text
 from sniff_rules.layout import Layout
 from sniff_rules.play.events import Dealt, Drew, Event, MatchWon, Passed, Placed, RoundEnded
@@ -83,7 +84,7 @@ class Seating:
     """Who sits where: ``names[seat]`` as the lines call the seat, ``you`` the person's seat (or None)."""
 
     rules: Rules
-    names: tuple[str, ...]
+    names: tuple[str, ...] = attrs.field(validator=is_tuple)
     you: Seat | None = None
 
     @classmethod

@@ -179,6 +179,11 @@ def json_object(value: JsonValue, what: str, keys: Sequence[str] | None = None) 
     """
     if not isinstance(value, dict):
         raise NotationError(JSON_RULE, f"{what} is a JSON object, got {kind_of(value)}")
+    # Data handed in from Python, not parsed from text, can hold keys JSON cannot write; checked before
+    # the keys are compared or sorted, which a key of another type would make fail untyped.
+    odd = [key for key in value if type(key) is not str]
+    if odd:
+        raise NotationError(JSON_RULE, f"{what} has only string keys, as JSON objects do; got the key {odd[0]!r:.40}")
     if keys is not None:
         missing = [key for key in keys if key not in value]
         unknown = sorted(key for key in value if key not in keys)

@@ -27,7 +27,7 @@ from typing import Any, Final, TypeAlias, TypeVar, overload
 
 import attrs
 
-from sniff_rules._fast import sealed
+from sniff_rules._fast import is_tuple, sealed
 from sniff_rules.errors import InvalidMoveError, InvalidStateError
 from sniff_rules.moves import Draw, Move, Pass, Place
 from sniff_rules.play.events import Dealt, Event, apply_with_events
@@ -60,7 +60,7 @@ class Step:
     """
 
     move: Move | None
-    events: tuple[Event, ...]
+    events: tuple[Event, ...] = attrs.field(validator=is_tuple)
     state: State
     source: RandomSource | None = None
 

@@ -30,7 +30,7 @@ from typing import Final, TypeAlias, assert_never
 
 import attrs
 
-from sniff_rules._fast import sealed
+from sniff_rules._fast import is_tuple, sealed
 from sniff_rules.errors import InvalidStateError
 from sniff_rules.play.events import EVENT_TYPES, Dealt, Drew, Event, MatchWon, Passed, Placed, RoundEnded
 from sniff_rules.randomness import LotRound
@@ -52,7 +52,7 @@ class Lacked:
     """
 
     seat: Seat
-    values: tuple[Pip, ...]
+    values: tuple[Pip, ...] = attrs.field(validator=is_tuple)
     at: int
 
 

@@ -27,11 +27,12 @@ written and read, as hardened as a state, by
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import Final
 
 import attrs
 
 from sniff_rules._fast import sealed
-from sniff_rules.errors import IllegalMoveError, InvalidMoveError, InvalidStateError, SniffError
+from sniff_rules.errors import IllegalMoveError, InvalidMoveError, InvalidStateError, NotationError, SniffError
 from sniff_rules.moves import Draw, Move, Pass, Place
 from sniff_rules.play.driver import Step
 from sniff_rules.play.events import Dealt, Event, apply_with_events
@@ -73,9 +74,20 @@ def _check_rules(_instance: object, _attribute: object, rules: Rules) -> None:
         raise InvalidStateError("FORMAT-3", f"a record's rules are a Rules value, got {rules!r:.200}")
 
 
+MAX_RECORD_SEED: Final = 2**53 - 1
+"""The largest seed a record holds, either way from 0: FORMAT-2's bound on a JSON integer, so that every
+record has its JSON form (a JavaScript reader would round a larger seed and deal another match)."""
+
+
 def _check_seed(_instance: object, _attribute: object, seed: int | None) -> None:
     if seed is not None and type(seed) is not int:
         raise InvalidStateError("FORMAT-3", f"a record's seed is an int or None, got {seed!r:.200}")
+    if seed is not None and not -MAX_RECORD_SEED <= seed <= MAX_RECORD_SEED:
+        # Refused when built, not only when written: a record that cannot be saved is refused by the rule
+        # that would refuse its JSON form.
+        # A huge int is named by its size: writing its digits could itself fail (Python's digit limit).
+        given = str(seed) if seed.bit_length() <= 128 else f"an int of {seed.bit_length()} bits"
+        raise NotationError("FORMAT-2", f"only a seed within ±(2**53 - 1) has a JSON form, got {given}")
 
 
 def _check_moves(_instance: object, _attribute: object, moves: tuple[Move, ...]) -> None:

@@ -57,7 +57,7 @@ from typing import Final
 
 import attrs
 
-from sniff_rules._fast import sealed
+from sniff_rules._fast import is_tuple, is_tuple_of_tuples, sealed
 from sniff_rules.errors import InvalidStateError
 from sniff_rules.moves import Draw, Move, Pass, Place, apply
 from sniff_rules.play.events import Dealt, Drew, Event, Passed, Placed, RoundEnded, apply_with_events
@@ -75,8 +75,8 @@ _NEVER: Final = 1 << 30
 class SampledDeal:
     """A deal of a round: each seat's dealt hand and the boneyard in draw order."""
 
-    hands: tuple[tuple[Tile, ...], ...]
-    boneyard: tuple[Tile, ...]
+    hands: tuple[tuple[Tile, ...], ...] = attrs.field(validator=is_tuple_of_tuples)
+    boneyard: tuple[Tile, ...] = attrs.field(validator=is_tuple)
 
 
 def _shows(tile: Tile, values: tuple[Pip, ...]) -> bool:

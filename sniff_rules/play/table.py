@@ -52,6 +52,7 @@ from typing import Final
 
 import attrs
 
+from sniff_rules._fast import is_tuple
 from sniff_rules.errors import IllegalMoveError, InvalidMoveError, InvalidStateError
 from sniff_rules.moves import Draw, Move, Pass, Place
 from sniff_rules.play.events import Dealt, Event, apply_with_events
@@ -147,11 +148,11 @@ class Table:
     """
 
     record: MatchRecord
-    seats: tuple[TableSeat, ...]
+    seats: tuple[TableSeat, ...] = attrs.field(validator=is_tuple)
     bot_source: SplitMix64 = attrs.field(repr=False)
     version: int
     state: State = attrs.field(repr=False)
-    events: tuple[Event, ...] = attrs.field(repr=False)
+    events: tuple[Event, ...] = attrs.field(validator=is_tuple, repr=False)
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not Table:

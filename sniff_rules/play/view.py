@@ -17,7 +17,7 @@ from typing import Final
 
 import attrs
 
-from sniff_rules._fast import sealed, unchecked_constructor
+from sniff_rules._fast import is_optional_tuple_of_tuples, is_tuple, sealed, unchecked_constructor
 from sniff_rules.errors import InvalidStateError
 from sniff_rules.layout import Layout
 from sniff_rules.moves import Move, Place, legal_moves
@@ -44,14 +44,14 @@ class Observation:
     phase: Phase
     round_number: int
     to_move: Seat
-    hand: tuple[Tile, ...]
-    hand_sizes: tuple[int, ...]
+    hand: tuple[Tile, ...] = attrs.field(validator=is_tuple)
+    hand_sizes: tuple[int, ...] = attrs.field(validator=is_tuple)
     boneyard_size: int
     layout: Layout
-    scores: tuple[int, ...]
+    scores: tuple[int, ...] = attrs.field(validator=is_tuple)
     drawn_tile: Tile | None
-    legal_moves: tuple[Move, ...]
-    revealed_hands: tuple[tuple[Tile, ...], ...] | None
+    legal_moves: tuple[Move, ...] = attrs.field(validator=is_tuple)
+    revealed_hands: tuple[tuple[Tile, ...], ...] | None = attrs.field(validator=is_optional_tuple_of_tuples)
     last_round: RoundResult | None
     winner: Side | None
 

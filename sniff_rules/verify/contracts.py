@@ -27,6 +27,10 @@ arithmetic needs, because each one rejects some of crosshair's symbolic
 inputs and slows its search for a counterexample.
 """
 
+# CrossHair's search budget for the contracts below: this many paths per condition, the same on any
+# machine however busy, where a time budget would search less on a loaded one (tests/test_contracts.py).
+# crosshair: max_iterations=100
+
 from __future__ import annotations
 
 from typing import Final, TypeAlias

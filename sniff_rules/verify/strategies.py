@@ -33,6 +33,7 @@ from hypothesis import assume, strategies as st
 from hypothesis.errors import InvalidArgument
 from hypothesis.strategies import SearchStrategy
 
+from sniff_rules._fast import is_tuple
 from sniff_rules.layout import AttachmentPoint, Port
 from sniff_rules.moves import Draw, Move, Pass, Place, apply, legal_moves
 from sniff_rules.play.driver import play_match
@@ -182,7 +183,7 @@ class Playthrough:
 
     rules: Rules
     seed: int
-    steps: tuple[Step, ...]
+    steps: tuple[Step, ...] = attrs.field(validator=is_tuple)
     state: State
     """The state the steps lead to."""
 

@@ -6,6 +6,10 @@ refute the contract, which is copied unchanged from
 ``sniff_rules.verify.contracts.settle_hands``.
 """
 
+# CrossHair's search budget for the contracts below: this many paths per condition, the same on any
+# machine however busy, where a time budget would search less on a loaded one (tests/test_contracts.py).
+# crosshair: max_iterations=100
+
 from __future__ import annotations
 
 

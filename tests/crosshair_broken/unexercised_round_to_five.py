@@ -7,6 +7,10 @@ Not a bug crosshair can show with a counterexample: without
 ``tests/test_contracts.py`` must still count it as a failure.
 """
 
+# CrossHair's search budget for the contracts below: this many paths per condition, the same on any
+# machine however busy, where a time budget would search less on a loaded one (tests/test_contracts.py).
+# crosshair: max_iterations=100
+
 from __future__ import annotations
 
 

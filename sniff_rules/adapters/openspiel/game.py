@@ -297,12 +297,15 @@ class AmericanSniffState(pyspiel.State):  # type: ignore[misc]
         The player's information state (string and tensor) is the same in the state returned.
         Earlier rounds of a match are kept as they were: their hands were shown at their ends,
         and nothing hidden in them bears on the rounds after. ``probability_sampler`` (OpenSpiel's
-        sampler, a float in [0, 1)) seeds the re-deal.
+        sampler) seeds the re-deal; its value must lie in [0, 1), as OpenSpiel's own games require of
+        the value their re-deals draw with (``SampleAction`` checks ``0 <= z < 1``): NaN, a value
+        outside [0, 1) or one that is not a number raises ``InvalidStateError`` (FORMAT-3) before
+        anything is dealt.
         """
         core = self.core
         if core.phase != PLAY or core.start is None:
             raise InvalidStateError("SETUP-6", "hidden tiles are re-dealt while a seat is to move")
-        seed = int(probability_sampler() * 2**53)
+        seed = int(_unit_value(probability_sampler()) * 2**53)
         view_state, events = _replay_round(core)
         view = seat_view(view_state, player_id, events)
         deal, _ = DealSampler(view).sample(SplitMix64.from_seed(seed))
@@ -319,6 +322,17 @@ class AmericanSniffState(pyspiel.State):  # type: ignore[misc]
             if action == DRAW_ACTION:
                 resampled.apply_action(next(draws).index)
         return resampled
+
+
+def _unit_value(value: object) -> float:
+    """``value`` if it is an int or float (numpy's float64 is one) in [0, 1), else refused (FORMAT-3);
+    NaN fails both comparisons."""
+    # Compared before any conversion: float() of a huge int would overflow.
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 1:
+        raise InvalidStateError(
+            "FORMAT-3", f"probability_sampler gives a number in [0, 1), as OpenSpiel's samplers do; got {value!r:.60}"
+        )
+    return float(value)
 
 
 def _replay_round(core: Core) -> tuple[Any, tuple[Event, ...]]:

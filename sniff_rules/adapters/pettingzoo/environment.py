@@ -113,6 +113,30 @@ SCOPES: Final = ("round", "match")
 """What one episode is: a round, or a whole match."""
 
 
+class UnknownAgentError(InvalidStateError, KeyError):
+    """An agent the environment does not have, in ``observe``, ``observation_space`` or ``action_space``
+    (SETUP-2: a seat the table does not have).
+
+    PettingZoo's own environments refuse one by looking it up, in a dict (rock-paper-scissors'
+    ``observe`` and every ``observation_space``: ``KeyError``) or in ``possible_agents`` (chess,
+    connect four, tic-tac-toe: ``ValueError``); this error is both, so a caller written for
+    either convention catches it, and it names its rule as every error of this library does.
+    """
+
+    # KeyError's own __str__ would quote the message.
+    __str__ = BaseException.__str__
+
+
+class SeedError(InvalidStateError, gymnasium.error.Error):
+    """A ``reset`` seed that is neither None nor a non-negative int (FORMAT-3).
+
+    Refused as Gymnasium's ``seeding.np_random`` refuses one for every Gymnasium and PettingZoo
+    environment that seeds through it: a string, a fraction, a negative int. The error is a
+    ``gymnasium.error.Error``, as there, and names its rule; a boolean, which Python counts as an
+    int, is refused too.
+    """
+
+
 def agent_name(seat: Seat) -> str:
     """The agent of ``seat``: ``player_0`` for seat 0."""
     return f"player_{seat}"
@@ -186,13 +210,21 @@ class raw_env(pettingzoo.AECEnv[str, Observed, Action]):
         self._base = np.zeros(self.shape.size, np.int32)
         self._base[self.shape.table : self.shape.hand_sizes] = _table_part(self.shape, Layout.EMPTY)
 
+    def seat_of(self, agent: str) -> Seat:
+        """The seat of ``agent``; an agent the environment does not have raises :class:`UnknownAgentError`."""
+        # A str check first: an unhashable name would make the dict lookup raise TypeError.
+        seat = self._seat_of.get(agent) if isinstance(agent, str) else None
+        if seat is None:
+            raise UnknownAgentError("SETUP-2", f"the agents are {', '.join(self.possible_agents)}; got {agent!r:.60}")
+        return seat
+
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The observation space of ``agent``: the dict of its vector and its action mask."""
-        return self.observation_spaces[agent]
+        return self.observation_spaces[self.possible_agents[self.seat_of(agent)]]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
         """The action space of ``agent``: ``Discrete(NUM_ACTIONS)``."""
-        return self.action_spaces[agent]
+        return self.action_spaces[self.possible_agents[self.seat_of(agent)]]
 
     @property
     def game_state(self) -> State:
@@ -206,9 +238,14 @@ class raw_env(pettingzoo.AECEnv[str, Observed, Action]):
         return tuple(self._events)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Deal a new match; ``seed`` restarts the environment's random source (see the module)."""
+        """Deal a new match; ``seed`` restarts the environment's random source (see the module).
+
+        A seed other than None or a non-negative int raises :class:`SeedError`, before anything changes.
+        """
+        if seed is not None and (type(seed) is not int or seed < 0):
+            raise SeedError("FORMAT-3", f"a seed is None or an int from 0, as Gymnasium's are; got {seed!r:.60}")
         if seed is not None or self.stream_seed is None:
-            self.stream_seed = secrets.randbits(64) if seed is None else int(seed)
+            self.stream_seed = secrets.randbits(64) if seed is None else seed
             self._source = SplitMix64.from_seed(self.stream_seed)
         match_seed, self._source = draw_below(self._source, 1 << 63)
         self._state = new_match(self.rules, seed=match_seed)
@@ -239,7 +276,7 @@ class raw_env(pettingzoo.AECEnv[str, Observed, Action]):
 
     def observe(self, agent: str) -> Observed:
         """What ``agent`` sees now: its observation vector and action mask (see the module)."""
-        seat, state = self._seat_of[agent], self._state
+        seat, state = self.seat_of(agent), self._state
         return {
             "observation": _encode_state(self.shape, state, seat, self._lacking, self._base),
             "action_mask": _state_mask(state, seat),
