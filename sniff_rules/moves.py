@@ -15,7 +15,7 @@ from typing import Final, TypeAlias
 import attrs
 
 from sniff_rules._fast import sealed
-from sniff_rules.errors import IllegalMoveError, InvalidMoveError, InvalidStateError
+from sniff_rules.errors import IllegalMoveError, InvalidMoveError, InvalidStateError, described
 from sniff_rules.layout import (
     POINT_VALUE,
     POINTS,
@@ -165,7 +165,7 @@ def _fitting(layout: Layout) -> int:
 
 
 def _not_a_state(function: str, state: object) -> InvalidStateError:
-    return InvalidStateError("FORMAT-3", f"{function} takes a State, got {type(state).__name__}: {state!r:.200}")
+    return InvalidStateError("FORMAT-3", f"{function} takes a State, got {described(state)}")
 
 
 def legal_moves(state: State) -> tuple[Move, ...]:
@@ -251,7 +251,7 @@ def apply(state: State, move: Move) -> State:
                 if move.seat == seat:
                     return _apply_pass(state, seat)
             else:
-                raise InvalidMoveError("TURN-1", f"a move is a Place, Draw or Pass, got {move!r:.200}")
+                raise InvalidMoveError("TURN-1", f"a move is a Place, Draw or Pass, got {described(move, 200)}")
     except AttributeError:
         # A State has every attribute the move reads; only another value lands here.
         if type(state) is State:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Final
 
-from sniff_rules.errors import InvalidStateError
+from sniff_rules.errors import InvalidStateError, described
 from sniff_rules.formats.state_json import lot_to_data, settlement_to_data, tiles_to_data
 from sniff_rules.formats.strict_json import JsonObject, JsonValue
 from sniff_rules.play.events import Dealt, Drew, Event, MatchWon, Passed, Placed, RoundEnded
@@ -88,7 +88,7 @@ def event_to_data(event: Event) -> JsonObject:
             "scores": list(event.scores),
             "hands": _hands_data(event.hands),
         }
-    raise InvalidStateError("FORMAT-3", f"event_to_data writes an event, got {event!r:.200}")
+    raise InvalidStateError("FORMAT-3", f"event_to_data writes an event, got {described(event, 200)}")
 
 
 def event_document(event: Event) -> JsonObject:

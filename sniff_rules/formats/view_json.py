@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Final
 
-from sniff_rules.errors import InvalidStateError
+from sniff_rules.errors import InvalidStateError, described
 from sniff_rules.formats.event_json import event_to_data
 from sniff_rules.formats.state_json import lot_to_data, round_result_to_data, rules_to_data, tiles_to_data
 from sniff_rules.formats.strict_json import JsonObject, JsonValue
@@ -82,7 +82,7 @@ def seat_view_to_data(view: SeatView) -> JsonObject:
     ([7, 7], [], None)
     """
     if type(view) is not SeatView:
-        raise InvalidStateError("FORMAT-3", f"seat_view_to_data writes a SeatView, got {view!r:.200}")
+        raise InvalidStateError("FORMAT-3", f"seat_view_to_data writes a SeatView, got {described(view, 200)}")
     options: list[JsonValue] = [option_to_data(option) for option in view.options]
     lacking: list[JsonValue] = [list(values) for values in view.lacking]
     revealed = view.revealed_hands

@@ -28,7 +28,7 @@ from typing import Final
 
 import attrs
 
-from sniff_rules.errors import NotationError
+from sniff_rules.errors import NotationError, described
 from sniff_rules.play.bots import greedy_bot, random_bot
 from sniff_rules.play.driver import Policy
 from sniff_rules.play.search import SearchBot
@@ -89,14 +89,14 @@ class BotName:
 def parse_bot(name: str) -> BotName:
     """The bot ``name`` names, spaces around it ignored; any other text raises :class:`BotNameError`."""
     if type(name) is not str:
-        raise BotNameError(BOT_RULE, f"a bot's name is text, got {name!r:.40}")
+        raise BotNameError(BOT_RULE, f"a bot's name is text, got {described(name, 40)}")
     kind, colon, deals = name.strip().partition(":")
     if kind in _LABELS and not colon:
         return BotName(kind)
     # ASCII digits only, so that no other script's numerals or a sign slip through int().
     if kind == "search" and deals.isascii() and deals.isdigit() and MIN_DEALS <= int(deals) <= MAX_DEALS:
         return BotName(kind, int(deals))
-    raise BotNameError(BOT_RULE, f"{name!r:.40} is no bot; the bots are {BOT_GRAMMAR}")
+    raise BotNameError(BOT_RULE, f"{described(name, 40)} is no bot; the bots are {BOT_GRAMMAR}")
 
 
 def bot_label(name: str) -> str:

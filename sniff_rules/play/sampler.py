@@ -58,7 +58,7 @@ from typing import Final
 import attrs
 
 from sniff_rules._fast import sealed
-from sniff_rules.errors import InvalidStateError
+from sniff_rules.errors import InvalidStateError, SniffError, described
 from sniff_rules.moves import Draw, Move, Pass, Place, apply
 from sniff_rules.play.events import Dealt, Drew, Event, Passed, Placed, RoundEnded, apply_with_events
 from sniff_rules.play.view import SeatView
@@ -128,7 +128,7 @@ class DealSampler:
 
     def __init__(self, view: SeatView) -> None:
         if type(view) is not SeatView:
-            raise InvalidStateError("FORMAT-3", f"a sampler is built from a SeatView, got {view!r:.200}")
+            raise InvalidStateError("FORMAT-3", f"a sampler is built from a SeatView, got {described(view, 200)}")
         self.view: Final = view
         log = view.history
         events = log.events
@@ -305,10 +305,16 @@ class DealSampler:
         ``source`` becomes the state's random source (for the rounds after).
         A deal the public moves do not fit raises as ``apply`` does.
         """
+        if type(deal) is not SampledDeal:
+            raise InvalidStateError("FORMAT-3", f"a sampler replays a SampledDeal, got {described(deal)}")
         state = self._dealt(deal, source)
         events: list[Event] = [Dealt.of(state)]
-        for move in self._moves:
-            state, happened = apply_with_events(state, move)
+        for number, move in enumerate(self._moves):
+            try:
+                state, happened = apply_with_events(state, move)
+            except SniffError as err:
+                # apply's refusal may list a hand of the deal; the public move and the rule are enough.
+                raise type(err)(err.rule, f"the deal does not fit public move {number} ({move})") from None
             events += happened
         return state, tuple(events)
 

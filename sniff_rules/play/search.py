@@ -29,7 +29,7 @@ from typing import Final
 import attrs
 
 from sniff_rules._fast import sealed
-from sniff_rules.errors import IllegalMoveError, InvalidStateError
+from sniff_rules.errors import IllegalMoveError, InvalidStateError, described
 from sniff_rules.moves import Move, apply
 from sniff_rules.play.bots import greedy_move
 from sniff_rules.play.sampler import DealSampler
@@ -44,7 +44,7 @@ WIN_FACTOR: Final = 10
 
 def _check_deals(_instance: object, _attribute: object, deals: int) -> None:
     if type(deals) is not int or deals < 1:
-        raise InvalidStateError("FORMAT-3", f"a search bot samples at least one deal, got {deals!r}")
+        raise InvalidStateError("FORMAT-3", f"a search bot samples at least one deal, got {described(deals)}")
 
 
 def playout_value(state: State, side: Side) -> int:
@@ -74,7 +74,7 @@ class SearchBot:
     def __call__(self, view: SeatView, source: RandomSource) -> tuple[Move, RandomSource]:
         """The move of the best total over the sampled deals, and the advanced source."""
         if type(view) is not SeatView:
-            raise InvalidStateError("FORMAT-3", f"a fair bot decides from a SeatView, got {view!r:.200}")
+            raise InvalidStateError("FORMAT-3", f"a fair bot decides from a SeatView, got {described(view, 200)}")
         moves = view.legal_moves
         if not moves:
             raise IllegalMoveError("TURN-1", f"seat {view.seat} has no move: it is not its turn, or the round is over")
