@@ -6,7 +6,9 @@ than one legal move it draws ``deals`` states from
 :class:`~sniff_rules.play.sampler.DealSampler` — uniform over the deals
 consistent with the seat's view — and in each plays every legal move,
 then plays the round out with :func:`~sniff_rules.play.bots.greedy_move` at
-every seat. A playout is worth the bot's side's score less the best other
+every seat (on bit masks, :class:`~sniff_rules.play.playout.Playout`: the
+same rounds as :func:`playout_value` plays through ``apply``, without a State
+a move or a replay of the round a deal). A playout is worth the bot's side's score less the best other
 side's at the round's end (after the settlement), or, when the match is
 won in it, ten times the target for a win and less that for a loss,
 however it was won; the move of the highest total is played, ties to the
@@ -24,22 +26,18 @@ True
 
 from __future__ import annotations
 
-from typing import Final
-
 import attrs
 
 from sniff_rules._fast import sealed
 from sniff_rules.errors import IllegalMoveError, InvalidStateError, described
 from sniff_rules.moves import Move, apply
 from sniff_rules.play.bots import greedy_move
+from sniff_rules.play.playout import WIN_FACTOR, Playout
 from sniff_rules.play.sampler import DealSampler
 from sniff_rules.play.view import SeatView
-from sniff_rules.randomness import RandomSource, check_source
+from sniff_rules.randomness import RandomSource, check_source, draw_below
 from sniff_rules.rules import Side
 from sniff_rules.state import Phase, State
-
-WIN_FACTOR: Final = 10
-"""A playout's value for a match won, in targets: more than any lead a round can give."""
 
 
 def _check_deals(_instance: object, _attribute: object, deals: int) -> None:
@@ -85,9 +83,14 @@ class SearchBot:
         side = view.rules.side_of(view.seat)
         totals = [0] * len(moves)
         for _ in range(self.deals):
-            state, source = sampler.sample_state(source)
+            deal, source = sampler.sample(source)
+            # The seed sample_state would give the sampled state's source: drawn and unused, so
+            # the bot's source moves on as it did when each deal was replayed into a State.
+            _seed, source = draw_below(source, 1 << 63)
             for index, move in enumerate(moves):
-                totals[index] += playout_value(apply(state, move), side)
+                playout = Playout.of_deal(view, deal)
+                playout.play(move)
+                totals[index] += playout.value(side)
         points = [option.points for option in view.options]
         best = max(range(len(moves)), key=lambda index: (totals[index], points[index]))
         return moves[best], source
