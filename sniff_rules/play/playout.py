@@ -48,6 +48,30 @@ WIN_FACTOR: Final = 10
 _STEP_TABLE: Final[Any] = _STEPS
 _ATTACH_DOUBLE: Final[Any] = _attach_by_chain_or_double
 
+_KEY_BASE: Final = 256
+"""Point ids are below 255, so a placement's number is its tile's index times this, plus its point id plus one."""
+
+DRAW_KEY: Final = -1
+"""The number of a draw (:func:`move_key`)."""
+
+PASS_KEY: Final = -2
+"""The number of a pass (:func:`move_key`)."""
+
+
+def move_key(move: Move) -> int:
+    """A move as a number a search tree keys its children by: a placement from its tile and its
+    point (a lead from its tile alone), a draw :data:`DRAW_KEY`, a pass :data:`PASS_KEY`.
+
+    >>> from sniff_rules.tiles import Tile
+    >>> move_key(Place(0, Tile(2, 5))), move_key(Draw(1)), move_key(Pass(1))
+    (4096, -1, -2)
+    """
+    if type(move) is Place:
+        target = move.target
+        return move.tile.index * _KEY_BASE + (0 if target is None else target.id + 1)
+    return DRAW_KEY if type(move) is Draw else PASS_KEY
+
+
 _POINT_NEEDS: Final = tuple(PIP_MASK[value] for value in POINT_VALUE)
 """For each point id, the tiles that could attach there."""
 
@@ -204,6 +228,45 @@ class Playout:
             return won if self.winner == side else -won
         scores = self.scores
         return scores[side] - max(score for other, score in enumerate(scores) if other != side)
+
+    def keys(self) -> list[int]:
+        """The seat to move's legal moves as :func:`move_key` numbers, in ``legal_moves``' order."""
+        seat = self.seat
+        hand = self.hands[seat] if self.drawn < 0 else 1 << self.drawn  # DRAW-2
+        open_ids = self.open_ids
+        found: list[int] = []
+        if not open_ids:
+            mask = hand
+            while mask:
+                low = mask & -mask
+                found.append((low.bit_length() - 1) * _KEY_BASE)  # OPEN-3: a lead
+                mask ^= low
+            return found
+        for point_id in open_ids:
+            mask = hand & _POINT_NEEDS[point_id]
+            while mask:
+                low = mask & -mask
+                found.append((low.bit_length() - 1) * _KEY_BASE + point_id + 1)
+                mask ^= low
+        if found:
+            return found
+        return [DRAW_KEY if self.boneyard else PASS_KEY]  # DRAW-1, PASS-1
+
+    def play_key(self, key: int) -> None:
+        """Make the move numbered ``key`` (one of :meth:`keys`)."""
+        if key >= 0:
+            self._place(key // _KEY_BASE, key % _KEY_BASE - 1)
+        elif key == DRAW_KEY:
+            self._draw()
+        else:
+            self.seat = self.next_seats[self.seat]  # PASS-1
+
+    def values(self) -> tuple[int, ...]:
+        """Play the round out greedily and give :meth:`value` for every side."""
+        step = self._greedy_step
+        while not self.over:
+            step()
+        return tuple(self.value(side) for side in range(self.rules.sides))
 
     def _greedy_step(self) -> None:
         """:func:`~sniff_rules.play.bots.greedy_move`'s choice, made: the most points, then the
