@@ -21,6 +21,7 @@ from sniff_rules.formats.table_json import table_from_data, table_to_data
 from sniff_rules.moves import Place, apply, legal_moves
 from sniff_rules.play.bots import greedy_bot, greedy_move, play_out, random_bot, random_move
 from sniff_rules.play.events import Dealt, Event, apply_with_events
+from sniff_rules.play.ismcts import ISMCTSBot
 from sniff_rules.play.sampler import DealSampler, SampledDeal
 from sniff_rules.play.search import SearchBot
 from sniff_rules.play.table import Table
@@ -134,6 +135,7 @@ def _bot_cases() -> dict[str, Callable[[], object]]:
         "random": random_bot,
         "greedy": greedy_bot,
         "search": SearchBot(deals=2),
+        "ismcts": ISMCTSBot(iterations=8),
     }
     cases: dict[str, Callable[[], object]] = {}
     wrong: dict[str, object] = {
@@ -146,10 +148,12 @@ def _bot_cases() -> dict[str, Callable[[], object]]:
     for name, bot in bots.items():
         for what, value in wrong.items():
             cases[f"{name} bot given the {what}"] = partial(bot, value, SOURCE)
-        if name == "search":
+        if name in ("search", "ismcts"):
             cases[f"{name} bot given the state as its source"] = partial(bot, VIEW, STATE)
             cases[f"{name} bot given a view as its source"] = partial(bot, VIEW, VIEW)
     cases["a search bot of the state's deals"] = lambda: SearchBot(deals=STATE)  # type: ignore[arg-type]
+    cases["an ismcts bot of the state's iterations"] = partial(ISMCTSBot, iterations=STATE)  # type: ignore[arg-type]
+    cases["an ismcts bot of a view's exploration"] = partial(ISMCTSBot, exploration=VIEW)  # type: ignore[arg-type]
     cases["greedy_move given a view"] = lambda: greedy_move(VIEW)  # type: ignore[arg-type]
     cases["random_move given a view"] = lambda: random_move(VIEW, SOURCE)  # type: ignore[arg-type]
     cases["random_move given the state as its source"] = lambda: random_move(STATE, STATE)  # type: ignore[arg-type]

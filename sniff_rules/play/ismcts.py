@@ -91,7 +91,7 @@ class ISMCTSBot:
     """SO-ISMCTS with ``iterations`` determinized iterations a decision and UCB1's
     ``exploration`` constant; a policy of a seat's view and a source."""
 
-    iterations: int = attrs.field(default=1000, validator=_check_iterations)
+    iterations: int = attrs.field(default=200, validator=_check_iterations)
     exploration: float = attrs.field(default=0.7, validator=_check_exploration)
 
     def __call__(self, view: SeatView, source: RandomSource) -> tuple[Move, RandomSource]:
