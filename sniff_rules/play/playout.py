@@ -102,6 +102,23 @@ def count_after_parts(open_ids: list[int], count: int, sniff: int, index: int, p
     return after
 
 
+_CANDIDATES: Final[tuple[dict[int, tuple[tuple[int, int, int, int], ...]], ...]] = tuple({} for _ in POINT_VALUE)
+"""Per point id, keyed by the tiles of a hand that could attach there, each one's index, step
+(the point it opens and the count it adds, as the layout's table has them) and pips, in index
+order: filled as they are first met, as ``legal_moves`` fills its own. Only speed depends on it."""
+
+
+def _candidates(point_id: int, mask: int) -> tuple[tuple[int, int, int, int], ...]:
+    found = []
+    while mask:
+        low = mask & -mask
+        index = low.bit_length() - 1
+        mask ^= low
+        _placement, free_id, delta = _STEP_TABLE[index][point_id]
+        found.append((index, int(free_id), int(delta), TILE_PIPS[index]))
+    return tuple(found)
+
+
 def _points(count: int) -> int:
     # POINTS-1, as play_points: a positive multiple of 5 scores itself.
     return count if count and not count % 5 else 0
@@ -149,10 +166,10 @@ class Playout:
         seat: Seat,
         drawn: int = -1,
     ) -> None:
-        self.rules: Final = rules
-        self.next_seats: Final = rules.next_seats
-        self.seat_sides: Final = rules.seat_sides
-        self.target: Final = rules.target
+        self.rules = rules
+        self.next_seats = rules.next_seats
+        self.seat_sides = rules.seat_sides
+        self.target = rules.target
         self.hands = hands
         # Next draw last, so that a draw is a pop.
         self.boneyard = boneyard[::-1]
@@ -201,6 +218,20 @@ class Playout:
             view.seat,
             -1 if waiting is None else waiting.index,
         )
+
+    def copy(self) -> Playout:
+        """Another playout of the same position, to be played apart: one deal, each candidate move."""
+        other = Playout.__new__(Playout)
+        other.rules, other.next_seats, other.seat_sides, other.target = (
+            self.rules,
+            self.next_seats,
+            self.seat_sides,
+            self.target,
+        )
+        other.hands, other.boneyard, other.open_ids = self.hands.copy(), self.boneyard.copy(), self.open_ids.copy()
+        other.count, other.sniff, other.scores, other.seat = self.count, self.sniff, self.scores.copy(), self.seat
+        other.drawn, other.over, other.winner = self.drawn, self.over, self.winner
+        return other
 
     def play(self, move: Move) -> None:
         """Make ``move``, which must be legal for the seat to move."""
@@ -285,18 +316,19 @@ class Playout:
                     best_index, best_key = index, key
                 mask ^= low
         else:
-            count, sniff, needs, steps, pips = self.count, self.sniff, _POINT_NEEDS, _STEP_TABLE, TILE_PIPS
+            count, sniff, needs, tables = self.count, self.sniff, _POINT_NEEDS, _CANDIDATES
             for point_id in open_ids:
                 mask = hand & needs[point_id]
-                while mask:
-                    low = mask & -mask
-                    index = low.bit_length() - 1
-                    mask ^= low
-                    _placement, free_id, delta = steps[index][point_id]
+                if not mask:
+                    continue
+                found = tables[point_id].get(mask)
+                if found is None:
+                    found = tables[point_id][mask] = _candidates(point_id, mask)
+                for index, free_id, delta, pips in found:
                     after = (
                         count + delta if free_id >= 0 else count_after_parts(open_ids, count, sniff, index, point_id)
                     )
-                    key = (after if after and not after % 5 else 0) * 16 + pips[index]
+                    key = (after if after and not after % 5 else 0) * 16 + pips
                     if key > best_key:
                         best_index, best_point, best_key = index, point_id, key
         if best_index >= 0:

@@ -87,8 +87,9 @@ class SearchBot:
             # The seed sample_state would give the sampled state's source: drawn and unused, so
             # the bot's source moves on as it did when each deal was replayed into a State.
             _seed, source = draw_below(source, 1 << 63)
+            start = Playout.of_deal(view, deal)
             for index, move in enumerate(moves):
-                playout = Playout.of_deal(view, deal)
+                playout = start.copy()
                 playout.play(move)
                 totals[index] += playout.value(side)
         points = [option.points for option in view.options]
