@@ -4,6 +4,7 @@ Run from the repository root (the figures are in ``benchmarks/README.md``)::
 
     python3 -m benchmarks.search_speed                  # the bit-mask search bot
     python3 -m benchmarks.search_speed --reference      # the State-by-State search it replaced
+    python3 -m benchmarks.search_speed --compare 5      # both, alternating, 5 rounds: medians and ratio
 
 Every seat of ``--matches`` seeded standard 4-player matches is a search bot
 of ``--deals`` deals. Only real decisions are timed — a turn with more than
@@ -13,7 +14,10 @@ the machine does not count. A decision plays ``deals`` times the legal
 moves playouts; the figure is their sum over the CPU time of the decisions.
 With ``--reference`` each deal is replayed into a State and each playout
 played through ``apply`` (the search bot's first form); the two make the
-same moves, so they play the same matches.
+same moves, so they play the same matches. ``--compare N`` plays N rounds,
+each the bit-mask form then the reference on the same matches, and prints
+each form's median rate and the median of the rounds' ratios: on a busy
+machine both are slowed alike within a round.
 """
 
 from __future__ import annotations
@@ -85,14 +89,18 @@ def measure(matches: int, deals: int, reference: bool, first_seed: int = 1) -> T
     return timed
 
 
+def rate(timed: Timed) -> float:
+    """Playouts per CPU-second of the real decisions."""
+    return timed.playouts / sum(timed.decisions)
+
+
 def report(timed: Timed) -> str:
     """The figures on one line."""
     decisions = timed.decisions
-    seconds = sum(decisions)
     ms = sorted(1000 * spent for spent in decisions)
     return (
         f"{'reference' if timed.reference else 'bit-mask'} search, {timed.bot.deals} deals:"
-        f" {timed.playouts / seconds:,.0f} playouts per CPU-second over {len(decisions)} real decisions;"
+        f" {rate(timed):,.0f} playouts per CPU-second over {len(decisions)} real decisions;"
         f" ms a decision: median {statistics.median(ms):.1f}, mean {statistics.fmean(ms):.1f},"
         f" 95th percentile {ms[int(0.95 * (len(ms) - 1))]:.1f}, longest {ms[-1]:.1f}"
     )
@@ -104,8 +112,24 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--matches", type=int, default=3)
     parser.add_argument("--deals", type=int, default=SearchBot().deals)
     parser.add_argument("--reference", action="store_true")
+    parser.add_argument("--compare", type=int, default=0, metavar="ROUNDS")
     args = parser.parse_args(argv)
-    print(report(measure(args.matches, args.deals, args.reference)), flush=True)
+    if not args.compare:
+        print(report(measure(args.matches, args.deals, args.reference)), flush=True)
+        return
+    fast_rates, slow_rates, ratios = [], [], []
+    for number in range(1, args.compare + 1):
+        fast, slow = measure(args.matches, args.deals, False), measure(args.matches, args.deals, True)
+        fast_rates.append(rate(fast))
+        slow_rates.append(rate(slow))
+        ratios.append(fast_rates[-1] / slow_rates[-1])
+        print(f"round {number}/{args.compare}: {report(fast)}\n  {report(slow)}", flush=True)
+    print(
+        f"median playouts per CPU-second: bit-mask {statistics.median(fast_rates):,.0f},"
+        f" reference {statistics.median(slow_rates):,.0f};"
+        f" the median of the rounds' ratios {statistics.median(ratios):.2f}x",
+        flush=True,
+    )
 
 
 if __name__ == "__main__":

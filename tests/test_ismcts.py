@@ -81,3 +81,12 @@ def test_the_speed_benchmark_counts_the_playouts_of_real_decisions() -> None:
     assert len(fast.decisions) == len(slow.decisions)
     assert fast.playouts >= 2 * 2 * len(fast.decisions)
     assert "playouts per CPU-second" in search_speed.report(fast)
+    assert fast.playouts / sum(fast.decisions) == search_speed.rate(fast)
+
+
+def test_the_speed_benchmark_compares_both_forms_round_by_round(capsys: pytest.CaptureFixture[str]) -> None:
+    """--compare prints each round's two forms and the medians with their ratio."""
+    search_speed.main(["--compare", "2", "--matches", "1", "--deals", "1"])
+    lines = capsys.readouterr().out.splitlines()
+    assert 2 == sum(line.startswith("round ") for line in lines)
+    assert lines[-1].startswith("median playouts per CPU-second: bit-mask ")
