@@ -165,7 +165,10 @@ def _fitting(layout: Layout) -> int:
 
 
 def _not_a_state(function: str, state: object) -> InvalidStateError:
-    return InvalidStateError("FORMAT-3", f"{function} takes a State, got {described(state)}")
+    # A scalar is quoted with its type; any other value by its type alone (it may hold a state).
+    shown = described(state, 200)
+    got = shown if shown.startswith(("a ", "an ")) else f"{type(state).__name__}: {shown}"
+    return InvalidStateError("FORMAT-3", f"{function} takes a State, got {got}")
 
 
 def legal_moves(state: State) -> tuple[Move, ...]:

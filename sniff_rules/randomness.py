@@ -194,7 +194,7 @@ def draw_below(source: RandomSource, bound: int) -> tuple[int, RandomSource]:
     # Checked here, so a value that is no source is refused (SETUP-5), not an AttributeError.
     drawn = check_source(source).below(bound)
     if type(drawn) is not tuple or len(drawn) != 2:
-        raise InvalidStateError("SETUP-5", f"below({bound}) returns (value, next source), got {described(drawn)}")
+        raise InvalidStateError("SETUP-5", f"below({bound}) returns (value, next source), got {drawn!r:.200}")
     value, following = drawn
     if type(value) is not int or not 0 <= value < bound:
         raise InvalidStateError("SETUP-5", f"below({bound}) returned {value!r}, outside 0..{bound - 1}")

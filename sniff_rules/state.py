@@ -61,23 +61,21 @@ def _check_state_fields(state: State) -> None:
     play reaches it is another question."""
     context = state.context
     if not isinstance(context, RoundContext):
-        raise InvalidStateError("FORMAT-3", f"context is a RoundContext, got {described(context)}")
+        raise InvalidStateError("FORMAT-3", f"context is a RoundContext, got {context!r}")
     rules = context.rules
     if type(state.phase) is not Phase:
         raise InvalidStateError("FORMAT-3", f"phase is a Phase, got {state.phase!r}")
     check_seat(rules, state.to_move, "TURN-1", InvalidStateError)
     masks = state.hand_masks
     if type(masks) is not tuple or len(masks) != rules.players:
-        raise InvalidStateError(
-            "SETUP-2", f"{rules.players} players hold {rules.players} hands, got {described(masks)}"
-        )
+        raise InvalidStateError("SETUP-2", f"{rules.players} players hold {rules.players} hands, got {masks!r}")
     if not all(type(mask) is int and 0 <= mask <= FULL_SET_MASK for mask in masks):
-        raise InvalidStateError("FORMAT-3", f"hand_masks holds sets of tiles as ints, got {described(masks)}")
+        raise InvalidStateError("FORMAT-3", f"hand_masks holds sets of tiles as ints, got {masks!r}")
     boneyard = state.boneyard_ids
     if type(boneyard) is not tuple or not all(type(i) is int and 0 <= i < TILE_COUNT for i in boneyard):
-        raise InvalidStateError("FORMAT-3", f"boneyard_ids is a tuple of tile indices, got {described(boneyard)}")
+        raise InvalidStateError("FORMAT-3", f"boneyard_ids is a tuple of tile indices, got {boneyard!r}")
     if type(state.layout) is not Layout:
-        raise InvalidStateError("FORMAT-3", f"layout is a Layout, got {described(state.layout)}")
+        raise InvalidStateError("FORMAT-3", f"layout is a Layout, got {state.layout!r}")
     scores = state.scores
     if type(scores) is not tuple or len(scores) != rules.sides or not all(type(score) is int for score in scores):
         raise InvalidStateError("SETUP-2", f"the match keeps {rules.sides} int scores, got {scores!r}")
@@ -331,7 +329,7 @@ def _check_order(order: object) -> tuple[TileIndex, ...]:
     indices = []
     for tile in order:
         if not isinstance(tile, Tile):
-            raise InvalidStateError("SETUP-5", f"a deal order holds tiles, got {described(tile)}")
+            raise InvalidStateError("SETUP-5", f"a deal order holds tiles, got {tile!r}")
         indices.append(tile.index)
     if len(set(indices)) != TILE_COUNT:
         twice = sorted({str(DOUBLE_SIX[i]) for i in indices if indices.count(i) > 1})
