@@ -30,6 +30,7 @@ from __future__ import annotations
 from bisect import insort
 from typing import Any, Final
 
+from sniff_rules.errors import IllegalMoveError
 from sniff_rules.layout import _STEPS, POINT_VALUE, Layout, _attach_by_chain_or_double, place_lead
 from sniff_rules.moves import Draw, Move, Pass, Place
 from sniff_rules.play.events import Drew, Event, Placed
@@ -114,7 +115,11 @@ def _candidates(point_id: int, mask: int) -> tuple[tuple[int, int, int, int], ..
         low = mask & -mask
         index = low.bit_length() - 1
         mask ^= low
-        _placement, free_id, delta = _STEP_TABLE[index][point_id]
+        step = _STEP_TABLE[index].get(point_id)
+        if step is None:
+            # Only a forged view holds a tile whose own point is open; apply refuses it alike.
+            raise IllegalMoveError("PLACE-1", f"{DOUBLE_SIX[index]} cannot attach to its own point")
+        _placement, free_id, delta = step
         found.append((index, int(free_id), int(delta), TILE_PIPS[index]))
     return tuple(found)
 

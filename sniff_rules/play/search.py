@@ -82,16 +82,21 @@ class SearchBot:
         sampler = DealSampler(view)
         side = view.rules.side_of(view.seat)
         totals = [0] * len(moves)
-        for _ in range(self.deals):
-            deal, source = sampler.sample(source)
-            # The seed sample_state would give the sampled state's source: drawn and unused, so
-            # the bot's source moves on as it did when each deal was replayed into a State.
-            _seed, source = draw_below(source, 1 << 63)
-            start = Playout.of_deal(view, deal)
-            for index, move in enumerate(moves):
-                playout = start.copy()
-                playout.play(move)
-                totals[index] += playout.value(side)
+        try:
+            for _ in range(self.deals):
+                deal, source = sampler.sample(source)
+                # The seed sample_state would give the sampled state's source: drawn and unused, so
+                # the bot's source moves on as it did when each deal was replayed into a State.
+                _seed, source = draw_below(source, 1 << 63)
+                start = Playout.of_deal(view, deal)
+                for index, move in enumerate(moves):
+                    playout = start.copy()
+                    playout.play(move)
+                    totals[index] += playout.value(side)
+        except (AttributeError, KeyError, TypeError, ValueError, IndexError):
+            # The playout trusts the view's parts; only a forged view whose parts do not fit
+            # its log lands here, and is refused as any malformed view is.
+            raise InvalidStateError("FORMAT-3", "a SeatView whose parts do not fit its log") from None
         points = [option.points for option in view.options]
         best = max(range(len(moves)), key=lambda index: (totals[index], points[index]))
         return moves[best], source
