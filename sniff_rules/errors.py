@@ -52,3 +52,27 @@ class InvalidStateError(SniffError):
 
 class NotationError(SniffError):
     """Text or JSON that does not parse into the library's values (FORMAT-1, FORMAT-2)."""
+
+
+_SHOWN_TYPES = (bool, int, float, str, bytes, type(None))
+"""Values a refusal may quote: what a caller typed, never a game's hidden parts."""
+
+
+def described(value: object, limit: int = 40) -> str:
+    """``value`` as a refusal may show it: the repr of a plain scalar (cut to ``limit``
+    characters), else only its type, and a sequence's length.
+
+    A refusal is read by whoever sent the bad input, often a seat or a page: quoting a
+    State, a deal, a record or a random source would show the hands, the boneyard's
+    order or the source's state, so those are named by their type alone.
+
+    >>> described(7), described("cheater"), described((1, 2, 3)), described(object())
+    ('7', "'cheater'", 'a tuple of 3', 'an object')
+    """
+    if type(value) in _SHOWN_TYPES:
+        return repr(value)[:limit]  # cut as an f-string's ``!r:.N`` cuts
+    name = type(value).__name__
+    article = "an" if name[:1].lower() in "aeiou" else "a"
+    if isinstance(value, (tuple, list, set, frozenset, dict)):
+        return f"{article} {name} of {len(value)}"
+    return f"{article} {name}"

@@ -15,7 +15,7 @@ from typing import Final, TypeAlias
 import attrs
 
 from sniff_rules._fast import sealed
-from sniff_rules.errors import IllegalMoveError, InvalidMoveError, InvalidStateError
+from sniff_rules.errors import IllegalMoveError, InvalidMoveError, InvalidStateError, described
 from sniff_rules.layout import (
     POINT_VALUE,
     POINTS,
@@ -165,7 +165,10 @@ def _fitting(layout: Layout) -> int:
 
 
 def _not_a_state(function: str, state: object) -> InvalidStateError:
-    return InvalidStateError("FORMAT-3", f"{function} takes a State, got {type(state).__name__}: {state!r:.200}")
+    # A scalar is quoted with its type; any other value by its type alone (it may hold a state).
+    shown = described(state, 200)
+    got = shown if shown.startswith(("a ", "an ")) else f"{type(state).__name__}: {shown}"
+    return InvalidStateError("FORMAT-3", f"{function} takes a State, got {got}")
 
 
 def legal_moves(state: State) -> tuple[Move, ...]:
@@ -251,7 +254,7 @@ def apply(state: State, move: Move) -> State:
                 if move.seat == seat:
                     return _apply_pass(state, seat)
             else:
-                raise InvalidMoveError("TURN-1", f"a move is a Place, Draw or Pass, got {move!r:.200}")
+                raise InvalidMoveError("TURN-1", f"a move is a Place, Draw or Pass, got {described(move, 200)}")
     except AttributeError:
         # A State has every attribute the move reads; only another value lands here.
         if type(state) is State:

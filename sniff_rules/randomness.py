@@ -15,7 +15,7 @@ from typing import Final, Protocol, TypeVar, final
 import attrs
 
 from sniff_rules._fast import constructor, fast_frozen
-from sniff_rules.errors import InvalidStateError
+from sniff_rules.errors import InvalidStateError, described
 
 _MASK64: Final = (1 << 64) - 1
 _GOLDEN_GAMMA: Final = 0x9E3779B97F4A7C15
@@ -183,7 +183,7 @@ def draw_lot(candidates: tuple[int, ...], source: RandomSource) -> tuple[int, tu
 def check_source(source: object) -> RandomSource:
     """``source`` if it can serve as a :class:`RandomSource` (SETUP-5)."""
     if not callable(getattr(source, "below", None)):
-        raise InvalidStateError("SETUP-5", f"a random source has a below(bound) method, got {source!r}")
+        raise InvalidStateError("SETUP-5", f"a random source has a below(bound) method, got {described(source)}")
     return source  # type: ignore[return-value]  # checked structurally just above
 
 
@@ -191,9 +191,10 @@ def draw_below(source: RandomSource, bound: int) -> tuple[int, RandomSource]:
     """``source.below(bound)``, refusing an injected source's answer outside the protocol (SETUP-5)."""
     if type(source) is SplitMix64:
         return source.below(bound)
-    drawn = source.below(bound)
+    # Checked here, so a value that is no source is refused (SETUP-5), not an AttributeError.
+    drawn = check_source(source).below(bound)
     if type(drawn) is not tuple or len(drawn) != 2:
-        raise InvalidStateError("SETUP-5", f"below({bound}) returns (value, next source), got {drawn!r}")
+        raise InvalidStateError("SETUP-5", f"below({bound}) returns (value, next source), got {drawn!r:.200}")
     value, following = drawn
     if type(value) is not int or not 0 <= value < bound:
         raise InvalidStateError("SETUP-5", f"below({bound}) returned {value!r}, outside 0..{bound - 1}")

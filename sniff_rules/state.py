@@ -15,7 +15,7 @@ from typing import Final, TypeAlias, final
 import attrs
 
 from sniff_rules._fast import constructor, fast_frozen
-from sniff_rules.errors import InvalidStateError
+from sniff_rules.errors import InvalidStateError, described
 from sniff_rules.layout import Layout
 from sniff_rules.randomness import LotRound, RandomSource, SplitMix64, check_source, draw_lot, shuffled
 from sniff_rules.round_facts import (
@@ -92,7 +92,7 @@ TilesText: TypeAlias = "Sequence[Tile] | str"
 def _tiles_given(tiles: TilesText, what: str) -> tuple[Tile, ...]:
     found = parse_tiles(tiles) if isinstance(tiles, str) else tiles
     if not isinstance(found, (tuple, list)) or not all(isinstance(tile, Tile) for tile in found):
-        raise InvalidStateError("FORMAT-3", f"{what} is a sequence of tiles or their text, got {tiles!r}")
+        raise InvalidStateError("FORMAT-3", f"{what} is a sequence of tiles or their text, got {described(tiles)}")
     return tuple(found)
 
 
@@ -100,7 +100,11 @@ def _mask_of_hand(tiles: TilesText, what: str) -> HandMask:
     hand = _tiles_given(tiles, what)
     mask = mask_of_tiles(hand)
     if mask.bit_count() != len(hand):
-        raise InvalidStateError("SETUP-1", f"{what} holds a tile twice: {tiles_text(hand)}")
+        # Entries, not tiles: a hand is a secret a refusal must not show.
+        first = next(index for index, tile in enumerate(hand) if hand.index(tile) != index)
+        raise InvalidStateError(
+            "SETUP-1", f"{what} holds a tile twice: entries {hand.index(hand[first])} and {first} are one tile"
+        )
     return mask
 
 
@@ -168,7 +172,9 @@ hands=('[0|1] [2|2]', '[3|4]'), boneyard='[5|5]', layout='[1|1]', scores=(0, 0))
         if not isinstance(rules, Rules):
             raise InvalidStateError("FORMAT-3", f"rules is a Rules value, got {rules!r}")
         if not isinstance(hands, (tuple, list)) or len(hands) != rules.players:
-            raise InvalidStateError("SETUP-2", f"{rules.players} players hold {rules.players} hands, got {hands!r}")
+            raise InvalidStateError(
+                "SETUP-2", f"{rules.players} players hold {rules.players} hands, got {described(hands)}"
+            )
         masks = hand_masks_of(_mask_of_hand(hand, f"hand {seat}") for seat, hand in enumerate(hands))
         pile = tile_indices_of(tile.index for tile in _tiles_given(boneyard, "the boneyard"))
         table = Layout.parse(layout) if isinstance(layout, str) else layout
@@ -294,7 +300,7 @@ def position_key(state: State) -> PositionKey:
     True
     """
     if type(state) is not State:
-        raise InvalidStateError("FORMAT-3", f"a position key is of a State, got {state!r}")
+        raise InvalidStateError("FORMAT-3", f"a position key is of a State, got {described(state)}")
     layout = state.layout
     return (
         state.rules,
@@ -421,7 +427,7 @@ def next_round(state: State, *, order: tuple[Tile, ...] | None = None, opener: S
     unless ``order`` is given.
     """
     if type(state) is not State:
-        raise InvalidStateError("FORMAT-3", f"next_round deals after a State, got {state!r}")
+        raise InvalidStateError("FORMAT-3", f"next_round deals after a State, got {described(state)}")
     if state.phase is not Phase.ROUND_OVER or state.last_round is None:
         rule = "MATCH-2" if state.phase is Phase.MATCH_OVER else "END-1"
         raise InvalidStateError(rule, f"a new round is dealt only after a round ends; the match is {state.phase.value}")

@@ -13,6 +13,7 @@ from sniff_rules.moves import Move
 from sniff_rules.play.bots import greedy_bot, greedy_move, random_bot, random_move
 from sniff_rules.play.driver import Step, play_match
 from sniff_rules.play.events import Dealt, Event
+from sniff_rules.play.ismcts import ISMCTSBot
 from sniff_rules.play.sampler import DealSampler
 from sniff_rules.play.search import SearchBot, playout_value
 from sniff_rules.play.view import SeatView, present_seat_view, seat_view
@@ -21,7 +22,12 @@ from sniff_rules.rules import Rules
 from sniff_rules.state import Phase, State, new_match
 
 FairBot = Callable[[SeatView, RandomSource], tuple[Move, RandomSource]]
-BOTS: dict[str, FairBot] = {"random": random_bot, "greedy": greedy_bot, "search": SearchBot(deals=3)}
+BOTS: dict[str, FairBot] = {
+    "random": random_bot,
+    "greedy": greedy_bot,
+    "search": SearchBot(deals=3),
+    "ismcts": ISMCTSBot(iterations=12),
+}
 
 
 def _steps(players: int, seed: int) -> list[Step]:

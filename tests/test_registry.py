@@ -11,10 +11,12 @@ import pytest
 from sniff_rules.cli.simulate import lineup_for
 from sniff_rules.cli.terminal_game import bots_for_seats
 from sniff_rules.play.bots import greedy_bot, random_bot
+from sniff_rules.play.ismcts import ISMCTSBot
 from sniff_rules.play.registry import (
     BOT_CHOICES,
     BOT_NAMES,
     MAX_DEALS,
+    MAX_ITERATIONS,
     BotName,
     BotNameError,
     bot_label,
@@ -26,7 +28,18 @@ from sniff_rules.rules import Rules
 
 ROOT = Path(__file__).resolve().parent.parent
 STATIC = ROOT / "sniff_rules" / "web" / "static"
-UNKNOWN = ["cheater", "search:0", f"search:{MAX_DEALS + 1}", "search:-3", "search:\u0664", "greedy:2", "", "Greedy"]
+UNKNOWN = [
+    "cheater",
+    "ismcts:0",
+    f"ismcts:{MAX_ITERATIONS + 1}",
+    "search:0",
+    f"search:{MAX_DEALS + 1}",
+    "search:-3",
+    "search:\u0664",
+    "greedy:2",
+    "",
+    "Greedy",
+]
 
 
 def test_every_name_builds_the_bot_it_names() -> None:
@@ -41,6 +54,16 @@ def test_every_name_builds_the_bot_it_names() -> None:
         bot_label("search:1"),
     )
     assert tuple(choice.name for choice in BOT_CHOICES) == BOT_NAMES
+
+
+def test_ismcts_names_build_the_ismcts_bot_of_their_iterations() -> None:
+    """FORMAT-1: ismcts is the ISMCTS bot of its default iterations, ismcts:N one of N iterations."""
+    assert (ISMCTSBot(), ISMCTSBot(iterations=50)) == (bot_policy("ismcts"), bot_policy("ismcts:50"))
+    assert (BotName("ismcts", iterations=50), "ismcts:50", "ISMCTS bot (1 iteration)") == (
+        parse_bot("ismcts:50"),
+        str(parse_bot("ismcts:50")),
+        bot_label("ismcts:1"),
+    )
 
 
 @pytest.mark.parametrize("name", UNKNOWN)

@@ -53,10 +53,12 @@ def test_two_players_alternate() -> None:
 
 @pytest.mark.parametrize("not_a_move", ["0:[1|4]", "draw", None, 3, ("place", 0)])
 def test_anything_but_a_placement_draw_or_pass_is_refused(not_a_move: object) -> None:
-    """TURN-1: a move is a placement, a draw or a pass, and nothing else; the error quotes what was given."""
+    """TURN-1: a move is a placement, a draw or a pass, and nothing else; the error quotes a scalar
+    given, and names anything else by its type (it might hold a state)."""
     state = make_state(2, [tiles("[1|4]"), tiles("[2|3]")], boneyard=tiles("[5|6]"))
     error = assert_refused(state, cast(Any, not_a_move), InvalidMoveError, "TURN-1")
-    assert f"TURN-1: a move is a Place, Draw or Pass, got {not_a_move!r}" == str(error)
+    quoted = "a tuple of 2" if type(not_a_move) is tuple else repr(not_a_move)
+    assert f"TURN-1: a move is a Place, Draw or Pass, got {quoted}" == str(error)
 
 
 # --- TURN-2 ---

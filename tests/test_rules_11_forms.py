@@ -281,9 +281,10 @@ MESSAGES: dict[str, str] = {
     "a seed of text": "SETUP-5: a seed is an int, got '1'",
     "legal moves of text": "FORMAT-3: legal_moves takes a State, got str: 'state'",
     "legal moves of None": "FORMAT-3: legal_moves takes a State, got NoneType: None",
-    "legal moves of a view": "FORMAT-3: legal_moves takes a State, got Observation: Observation(",  # then its repr, cut
+    # A view by its type alone: it holds a hand.
+    "legal moves of a view": "FORMAT-3: legal_moves takes a State, got an Observation",
     "apply to text": "FORMAT-3: apply takes a State, got str: 'state'",
-    "apply to a view": "FORMAT-3: apply takes a State, got Observation: Observation(",  # then its repr, cut
+    "apply to a view": "FORMAT-3: apply takes a State, got an Observation",
     "apply of text": "TURN-1: a move is a Place, Draw or Pass, got '0:draw'",
     "apply of None": "TURN-1: a move is a Place, Draw or Pass, got None",
     "observe text": "FORMAT-3: observe takes a State, got 'state'",
@@ -298,9 +299,9 @@ MESSAGES: dict[str, str] = {
     ),
     "a target that is a bool": "SETUP-3: the target is a positive multiple of 5 raw points up to 10**15, got True",
     "a state with a seat to move of text": "TURN-1: seats run 0..1, got '0'",
-    "a state with one hand too few": "SETUP-2: 2 players hold 2 hands, got ((),)",
-    "a state whose hand holds a tile twice": "SETUP-1: hand 0 holds a tile twice: [1|2] [1|2]",
-    "a state with hands of numbers": "FORMAT-3: hand 0 is a sequence of tiles or their text, got (1, 2)",
+    "a state with one hand too few": "SETUP-2: 2 players hold 2 hands, got a tuple of 1",
+    "a state whose hand holds a tile twice": "SETUP-1: hand 0 holds a tile twice: entries 0 and 1 are one tile",
+    "a state with hands of numbers": "FORMAT-3: hand 0 is a sequence of tiles or their text, got a tuple of 2",
     "a state with a drawn tile of a number": "FORMAT-3: drawn is a Tile, its text or None; got 5",
     "a state with three scores for two sides": "SETUP-2: the match keeps 2 int scores, got (0, 0, 0)",
     "a state with a winner no match has": "MATCH-1: the winner is a side 0..1 or None, got 2",
@@ -317,12 +318,14 @@ MESSAGES: dict[str, str] = {
     "tiles text that is no text": "FORMAT-1: tiles are written as text such as '[0|5] [1|2]', got None",
     "a layout of text placements": "FORMAT-3: a layout is built from Placement values, got 'x'",
     "hands of numbers to settle": "FORMAT-3: a hand is a tuple of tiles, got (1, 2)",
-    "legal moves of a look-alike": "FORMAT-3: legal_moves takes a State, got _LookAlike: look-alike",
-    "apply to a look-alike": "FORMAT-3: apply takes a State, got _LookAlike: look-alike",
-    "apply out of turn to a look-alike": "FORMAT-3: apply takes a State, got _LookAlike: look-alike",
+    "legal moves of a look-alike": "FORMAT-3: legal_moves takes a State, got a _LookAlike",
+    "apply to a look-alike": "FORMAT-3: apply takes a State, got a _LookAlike",
+    "apply out of turn to a look-alike": "FORMAT-3: apply takes a State, got a _LookAlike",
     "a state under no rules": "FORMAT-3: rules is a Rules value, got 'x'",
     "a state with hands of text": "SETUP-2: 2 players hold 2 hands, got 'ab'",
-    "a state with a boneyard of numbers": "FORMAT-3: the boneyard is a sequence of tiles or their text, got (1,)",
+    "a state with a boneyard of numbers": (
+        "FORMAT-3: the boneyard is a sequence of tiles or their text, got a tuple of 1"
+    ),
 }
 
 

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from typing import Final, TypeAlias, cast
 
-from sniff_rules.errors import InvalidMoveError
+from sniff_rules.errors import InvalidMoveError, described
 from sniff_rules.layout import POINT_VALUE, POINTS, PORTS, VALID_POINT_IDS
 from sniff_rules.moves import Draw, Move, Pass, Place, legal_moves
 from sniff_rules.rules import MAX_PLAYERS, Seat
@@ -91,7 +91,7 @@ _TEXTS: Final = tuple(
 
 def _check_action(action: object) -> Action:
     if type(action) is not int or not 0 <= action < ACTION_COUNT:
-        raise InvalidMoveError("TURN-1", f"an action is an int 0..{ACTION_COUNT - 1}, got {action!r:.80}")
+        raise InvalidMoveError("TURN-1", f"an action is an int 0..{ACTION_COUNT - 1}, got {described(action, 80)}")
     return action
 
 
@@ -115,7 +115,7 @@ def action_of(move: Move) -> Action:
         return DRAW_ACTION
     if type(move) is Pass:
         return PASS_ACTION
-    raise InvalidMoveError("TURN-1", f"a move is a Place, Draw or Pass, got {move!r:.80}")
+    raise InvalidMoveError("TURN-1", f"a move is a Place, Draw or Pass, got {described(move, 80)}")
 
 
 def move_of(action: Action, seat: Seat) -> Move:

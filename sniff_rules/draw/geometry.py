@@ -26,7 +26,7 @@ from typing import Final
 import attrs
 
 from sniff_rules._fast import is_tuple, sealed
-from sniff_rules.errors import InvalidStateError
+from sniff_rules.errors import InvalidStateError, described
 from sniff_rules.layout import AttachmentPoint, Layout, Port
 from sniff_rules.tiles import Pip, Tile
 
@@ -87,7 +87,8 @@ def _check_extent(_instance: object, attribute: attrs.Attribute[int | None], val
         return
     if type(value) is not int or not MIN_HALF_EXTENT <= value <= 10_000:
         raise InvalidStateError(
-            "GEOM-6", f"{attribute.name} is None or an int of {MIN_HALF_EXTENT}..10000 units, got {value!r:.40}"
+            "GEOM-6",
+            f"{attribute.name} is None or an int of {MIN_HALF_EXTENT}..10000 units, got {described(value, 40)}",
         )
 
 
@@ -335,9 +336,9 @@ def geometry(layout: Layout, *, bounds: Bounds | None = None) -> LayoutGeometry:
 ('[5|5].arm-b', 0, 2, 'south')]
     """
     if type(layout) is not Layout:
-        raise InvalidStateError("FORMAT-3", f"geometry draws a Layout, got {layout!r:.200}")
+        raise InvalidStateError("FORMAT-3", f"geometry draws a Layout, got {described(layout, 200)}")
     if bounds is not None and type(bounds) is not Bounds:
-        raise InvalidStateError("FORMAT-3", f"bounds is a Bounds or None, got {bounds!r:.200}")
+        raise InvalidStateError("FORMAT-3", f"bounds is a Bounds or None, got {described(bounds, 200)}")
     if layout.is_empty:
         return LayoutGeometry((), (), bounds)
     joined = _joins(layout)

@@ -29,7 +29,7 @@ from typing import Final
 
 from sniff_rules.draw.geometry import Bounds, Direction, LayoutGeometry, TileGeometry, geometry
 from sniff_rules.draw.tally import paper_tally
-from sniff_rules.errors import InvalidStateError
+from sniff_rules.errors import InvalidStateError, described
 from sniff_rules.layout import Layout, Placement, Port
 from sniff_rules.play.view import SeatView
 from sniff_rules.state import Phase, State
@@ -84,13 +84,19 @@ def _check_colors(colors: Mapping[str, str] | None) -> Mapping[str, str]:
     if colors is None:
         return DEFAULT_COLORS
     if not isinstance(colors, Mapping):
-        raise InvalidStateError("FORMAT-3", f"colors is a mapping of part names to colours, got {colors!r:.100}")
+        raise InvalidStateError(
+            "FORMAT-3", f"colors is a mapping of part names to colours, got {described(colors, 100)}"
+        )
     unknown = sorted(set(colors) - set(DEFAULT_COLORS))
     if unknown:
-        raise InvalidStateError("FORMAT-3", f"no part is named {unknown[0]!r:.40}; parts: {', '.join(DEFAULT_COLORS)}")
+        raise InvalidStateError(
+            "FORMAT-3", f"no part is named {described(unknown[0], 40)}; parts: {', '.join(DEFAULT_COLORS)}"
+        )
     for name, value in colors.items():
         if not isinstance(value, str) or not value or any(char in value for char in "<>&\"'"):
-            raise InvalidStateError("FORMAT-3", f"the colour of {name} is a CSS colour text, got {value!r:.40}")
+            raise InvalidStateError(
+                "FORMAT-3", f"the colour of {name} is a CSS colour text, got {described(value, 40)}"
+            )
     return {**DEFAULT_COLORS, **colors}
 
 
@@ -310,22 +316,22 @@ def svg(
     ``bounds`` are those the lines fold within (GEOM-5).
     """
     if type(size) is not int or not 16 <= size <= 10_000:
-        raise InvalidStateError("FORMAT-3", f"size is an int of 16..10000 pixels, got {size!r:.40}")
+        raise InvalidStateError("FORMAT-3", f"size is an int of 16..10000 pixels, got {described(size, 40)}")
     palette = _check_colors(colors)
     if targets_of is not None and not isinstance(targets_of, Tile):
-        raise InvalidStateError("FORMAT-3", f"targets_of is a Tile or None, got {targets_of!r:.100}")
+        raise InvalidStateError("FORMAT-3", f"targets_of is a Tile or None, got {described(targets_of, 100)}")
     if type(subject) is Layout:
         layout = subject
     elif type(subject) in (State, SeatView):
         layout = subject.layout
     else:
-        raise InvalidStateError("FORMAT-3", f"svg draws a Layout, State or SeatView, got {subject!r:.200}")
+        raise InvalidStateError("FORMAT-3", f"svg draws a Layout, State or SeatView, got {described(subject, 200)}")
     if last is LAST_PLACEMENT:
         last_tile = layout.placements[-1].tile if layout.placements else None
     elif last is None or isinstance(last, Placement):
         last_tile = None if last is None else last.tile
     else:
-        raise InvalidStateError("FORMAT-3", f"last is a Placement or None, got {last!r:.100}")
+        raise InvalidStateError("FORMAT-3", f"last is a Placement or None, got {described(last, 100)}")
     picture = geometry(layout, bounds=bounds)
     left, top, right, bottom = picture.extent
     if layout.is_empty:

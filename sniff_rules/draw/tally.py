@@ -15,7 +15,7 @@ from typing import Final
 import attrs
 
 from sniff_rules._fast import sealed
-from sniff_rules.errors import InvalidStateError
+from sniff_rules.errors import InvalidStateError, described
 
 STROKE_POINTS = 5
 STROKES_PER_SYMBOL = 10
@@ -30,17 +30,21 @@ _MAX_SYMBOLS: Final = MAX_TALLY_POINTS // (STROKE_POINTS * STROKES_PER_SYMBOL)
 
 def _check_negative(_instance: object, _attribute: object, negative: bool) -> None:
     if type(negative) is not bool:
-        raise InvalidStateError("FORMAT-3", f"negative is a bool, got {negative!r:.40}")
+        raise InvalidStateError("FORMAT-3", f"negative is a bool, got {described(negative, 40)}")
 
 
 def _check_symbols(_instance: object, _attribute: object, symbols: int) -> None:
     if type(symbols) is not int or not 0 <= symbols <= _MAX_SYMBOLS:
-        raise InvalidStateError("TALLY-1", f"a tally has 0..{_MAX_SYMBOLS} 50-point symbols, got {symbols!r:.40}")
+        raise InvalidStateError(
+            "TALLY-1", f"a tally has 0..{_MAX_SYMBOLS} 50-point symbols, got {described(symbols, 40)}"
+        )
 
 
 def _check_strokes(instance: PaperTally, _attribute: object, strokes: int) -> None:
     if type(strokes) is not int or not 0 <= strokes < STROKES_PER_SYMBOL:
-        raise InvalidStateError("TALLY-1", f"ten strokes make a symbol, so a tally has 0..9, got {strokes!r:.40}")
+        raise InvalidStateError(
+            "TALLY-1", f"ten strokes make a symbol, so a tally has 0..9, got {described(strokes, 40)}"
+        )
     if instance.fifty_symbols * STROKES_PER_SYMBOL + strokes > MAX_TALLY_POINTS // STROKE_POINTS:
         raise InvalidStateError("TALLY-1", f"a tally stands for at most {MAX_TALLY_POINTS} points")
     if instance.negative and not instance.fifty_symbols and not strokes:
@@ -83,7 +87,7 @@ def paper_tally(score: int) -> PaperTally:
 got -9007199254740990
     """
     if type(score) is not int or score % STROKE_POINTS:
-        raise InvalidStateError("TALLY-1", f"a tally draws multiples of 5 points, got {score!r:.40}")
+        raise InvalidStateError("TALLY-1", f"a tally draws multiples of 5 points, got {described(score, 40)}")
     if abs(score) > MAX_TALLY_POINTS:
         raise InvalidStateError(
             "TALLY-1", f"a tally is drawn for at most {MAX_TALLY_POINTS} points either way, got {score}"

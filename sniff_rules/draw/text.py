@@ -26,7 +26,7 @@ from typing import Final
 
 from sniff_rules.draw.geometry import Bounds, LayoutGeometry, geometry
 from sniff_rules.draw.tally import paper_tally
-from sniff_rules.errors import InvalidStateError
+from sniff_rules.errors import InvalidStateError, described
 from sniff_rules.layout import Layout, Port
 from sniff_rules.moves import Draw, Move, Place
 from sniff_rules.play.view import MoveOption, SeatView
@@ -62,7 +62,7 @@ def _ascii_char(mask: int, heavy: bool) -> str:
 
 def _check_width(width: object) -> int:
     if type(width) is not int or not 1 <= width <= 10_000:
-        raise InvalidStateError("FORMAT-3", f"width is an int of 1..10000 columns, got {width!r:.40}")
+        raise InvalidStateError("FORMAT-3", f"width is an int of 1..10000 columns, got {described(width, 40)}")
     return width
 
 
@@ -181,7 +181,7 @@ def layout_text(layout: Layout, *, width: int = 80, ascii: bool = False) -> str:
     the table is empty: the next tile is the lead
     """
     if type(layout) is not Layout:
-        raise InvalidStateError("FORMAT-3", f"layout_text draws a Layout, got {layout!r:.200}")
+        raise InvalidStateError("FORMAT-3", f"layout_text draws a Layout, got {described(layout, 200)}")
     return "\n".join(_layout_lines(layout, _check_width(width), ascii))
 
 
@@ -276,7 +276,7 @@ def text(subject: Layout | State | SeatView, *, width: int = 80, ascii: bool = F
         ]
         boneyard, scores = subject.boneyard_size, subject.scores
     else:
-        raise InvalidStateError("FORMAT-3", f"text draws a Layout, State or SeatView, got {subject!r:.200}")
+        raise InvalidStateError("FORMAT-3", f"text draws a Layout, State or SeatView, got {described(subject, 200)}")
     lines = _layout_lines(layout, width, ascii)
     for seat, hand in enumerate(hands):
         mine = type(subject) is SeatView and seat == subject.seat

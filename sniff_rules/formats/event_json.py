@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import Final
 
-from sniff_rules.errors import InvalidStateError, NotationError
+from sniff_rules.errors import InvalidStateError, NotationError, described
 from sniff_rules.formats.notation import parse_placement, parse_tile
 from sniff_rules.formats.state_json import (
     lot_from_data,
@@ -112,7 +112,7 @@ def event_to_data(event: Event) -> JsonObject:
             "scores": list(event.scores),
             "hands": _hands_data(event.hands),
         }
-    raise InvalidStateError("FORMAT-3", f"event_to_data writes an event, got {event!r:.200}")
+    raise InvalidStateError("FORMAT-3", f"event_to_data writes an event, got {described(event, 200)}")
 
 
 def event_document(event: Event) -> JsonObject:

@@ -36,7 +36,7 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
-from sniff_rules.errors import IllegalMoveError, InvalidMoveError, NotationError, SniffError
+from sniff_rules.errors import IllegalMoveError, InvalidMoveError, NotationError, SniffError, described
 from sniff_rules.layout import AttachmentPoint, Placement, Port
 from sniff_rules.moves import Draw, Move, Pass, Place, apply, legal_moves
 from sniff_rules.rules import MAX_PLAYERS
@@ -103,11 +103,11 @@ def parse_point(text: str) -> AttachmentPoint:
         raise _refuse(f"an attachment point is written as text, got {type(text).__name__}")
     found = _POINT_TEXT.fullmatch(text)
     if found is None:
-        raise _refuse(f"{text!r:.60} is not an attachment point; write it as [a|b].port, e.g. [1|4].high")
+        raise _refuse(f"{described(text, 60)} is not an attachment point; write it as [a|b].port, e.g. [1|4].high")
     tile = parse_tile(found.group(1))
     port = _PORT_BY_LABEL.get(found.group(2))
     if port is None:
-        raise _refuse(f"{found.group(2)!r:.40} is not a port; ports are " + ", ".join(_PORT_BY_LABEL))
+        raise _refuse(f"{described(found.group(2), 40)} is not a port; ports are " + ", ".join(_PORT_BY_LABEL))
     if tile.is_double == (port in _SINGLE_PORTS):
         kind, has = (
             ("double", "chain-a, chain-b, arm-a and arm-b") if tile.is_double else ("non-double", "low and high")
@@ -128,7 +128,7 @@ def parse_placement(text: str) -> Placement:
         raise _refuse(f"a placement is written as text, got {type(text).__name__}")
     found = _PLACEMENT_TEXT.fullmatch(text)
     if found is None:
-        raise _refuse(f"{text!r:.60} is not a placement; write [a|b] or [a|b]>[c|d].port")
+        raise _refuse(f"{described(text, 60)} is not a placement; write [a|b] or [a|b]>[c|d].port")
     tile = parse_tile(found.group(1))
     target = None if found.group(2) is None else parse_point(found.group(2))
     return Placement(tile, target)
@@ -152,9 +152,9 @@ def parse_move(text: str) -> Move:
         raise _refuse(f"a move is written as text, got {type(text).__name__}")
     found = _MOVE_TEXT.fullmatch(text)
     if found is None:
-        raise _refuse(f"{text!r:.60} is not a move; a move names its seat first, as in 0:draw")
+        raise _refuse(f"{described(text, 60)} is not a move; a move names its seat first, as in 0:draw")
     if found.group(1) not in _SEAT_TEXTS:
-        raise _refuse(f"seats run 0..{MAX_PLAYERS - 1}, got {found.group(1):.10} in {text!r:.60}")
+        raise _refuse(f"seats run 0..{MAX_PLAYERS - 1}, got {found.group(1):.10} in {described(text, 60)}")
     seat = int(found.group(1))
     body = found.group(2).strip()
     if body == "draw":
@@ -162,7 +162,7 @@ def parse_move(text: str) -> Move:
     if body == "pass":
         return Pass(seat)
     if not body.startswith("["):
-        raise _refuse(f"{body!r:.40} is not a move: a move is a placement, draw or pass")
+        raise _refuse(f"{described(body, 40)} is not a move: a move is a placement, draw or pass")
     placement = parse_placement(body)
     return Place(seat, placement.tile, placement.target)
 
@@ -276,7 +276,7 @@ rather than draw; legal: [1|4]>[3|4].high, [4|4]>[3|4].high
         state, legal = None, tuple(position)
     else:
         raise InvalidMoveError(
-            "FORMAT-3", f"a typed move is read against a State or its legal moves, got {position!r:.200}"
+            "FORMAT-3", f"a typed move is read against a State or its legal moves, got {described(position, 200)}"
         )
     if not isinstance(text, str):
         raise _refuse(f"a typed move is text, got {type(text).__name__}")
@@ -299,7 +299,7 @@ rather than draw; legal: [1|4]>[3|4].high, [4|4]>[3|4].high
 def _typed_placement(text: str, typed: str, legal: tuple[Move, ...], state: State | None) -> Move:
     found = _TYPED_PLACEMENT.fullmatch(typed)
     if found is None:
-        raise _refuse(f"{text!r:.60} is not a move; type a tile such as 14 or [1|4]>[4|6].high, draw or pass")
+        raise _refuse(f"{described(text, 60)} is not a move; type a tile such as 14 or [1|4]>[4|6].high, draw or pass")
     tile = _pips(found, "tile")
     assert tile is not None
     onto = _pips(found, "onto")
@@ -322,7 +322,9 @@ def _typed_placement(text: str, typed: str, legal: tuple[Move, ...], state: Stat
     if fits:
         raise AmbiguousMoveError(
             TEXT_RULE,
-            f"{text!r:.60} names {len(fits)} legal moves: {_forms(fits)}; name the point, as in {_typed_form(fits[0])}",
+            f""
+            f"{described(text, 60)} names {len(fits)} legal moves: {_forms(fits)}; "
+            f"name the point, as in {_typed_form(fits[0])}",
             tuple(fits),
         )
     seat = state.to_move if state is not None else legal[0].seat if legal else 0
@@ -365,7 +367,7 @@ def _unmatched(
         rule, reason = "PASS-1", "a pass is only for a seat that can neither place nor draw"
     else:
         rule, reason = "PLACE-1", where or f"{meant} is not legal"
-    return UnmatchedMoveError(rule, f"{text.strip()!r:.60}: {reason}{listed}", candidates)
+    return UnmatchedMoveError(rule, f"{described(text.strip(), 60)}: {reason}{listed}", candidates)
 
 
 def _refusal_in(state: State, meant: Move | None, tile: Tile | None, where: str) -> tuple[str, str]:

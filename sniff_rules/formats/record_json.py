@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 from typing import Final
 
-from sniff_rules.errors import InvalidStateError, NotationError, SniffError
+from sniff_rules.errors import InvalidStateError, NotationError, SniffError, described
 from sniff_rules.formats.notation import parse_move
 from sniff_rules.formats.state_json import rules_from_data, rules_to_data, tiles_from_data, tiles_to_data
 from sniff_rules.formats.strict_json import (
@@ -68,7 +68,7 @@ def _message(err: SniffError) -> str:
 def record_to_data(record: MatchRecord) -> JsonObject:
     """The JSON object (``$defs/matchRecord`` of the schema) for ``record``."""
     if type(record) is not MatchRecord:
-        raise InvalidStateError("FORMAT-3", f"record_to_data writes a MatchRecord, got {record!r:.200}")
+        raise InvalidStateError("FORMAT-3", f"record_to_data writes a MatchRecord, got {described(record, 200)}")
     if record.seed is not None and not -MAX_SAFE_INT <= record.seed <= MAX_SAFE_INT:
         # A JavaScript reader would round it, and deal another match.
         raise NotationError(JSON_RULE, f"only a seed within ±(2**53 - 1) has a JSON form, got {record.seed}")
@@ -112,9 +112,9 @@ def record_from_data(value: JsonValue) -> MatchRecord:
     paused = isinstance(value, dict) and "paused" in value
     data = json_object(value, "a record", _PAUSED_KEYS if paused else _RECORD_KEYS)
     if paused and data["paused"] is not True:
-        raise NotationError(JSON_RULE, f"paused is true when written, got {data['paused']!r:.40}")
+        raise NotationError(JSON_RULE, f"paused is true when written, got {described(data['paused'], 40)}")
     if data["format"] != RECORD_FORMAT:
-        raise NotationError(JSON_RULE, f"format is {RECORD_FORMAT!r}, got {data['format']!r:.40}")
+        raise NotationError(JSON_RULE, f"format is {RECORD_FORMAT!r}, got {described(data['format'], 40)}")
     rules = rules_from_data(data["rules"])
     seed_data = data["seed"]
     seed = None if seed_data is None else json_int(seed_data, "seed")

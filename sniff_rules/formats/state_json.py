@@ -31,7 +31,7 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
-from sniff_rules.errors import InvalidStateError, NotationError, SniffError
+from sniff_rules.errors import InvalidStateError, NotationError, SniffError, described
 from sniff_rules.formats.notation import parse_placement, parse_tile
 from sniff_rules.formats.strict_json import (
     JSON_RULE,
@@ -101,8 +101,11 @@ def tiles_from_data(value: JsonValue, what: str) -> tuple[Tile, ...]:
     items = json_array(value, what, TILE_COUNT)
     tiles = tuple(parse_tile(json_str(item, f"{what}[{index}]")) for index, item in enumerate(items))
     if len(set(tiles)) != len(tiles):
-        twice = sorted({str(t) for t in tiles if tiles.count(t) > 1})
-        raise InvalidStateError("SETUP-1", f"{what} holds a tile twice: {', '.join(twice)}")
+        # Entries, not tiles: a hand's or the boneyard's tiles are secrets a refusal must not show.
+        first = next(index for index, tile in enumerate(tiles) if tiles.index(tile) != index)
+        raise InvalidStateError(
+            "SETUP-1", f"{what} holds a tile twice: entries {tiles.index(tiles[first])} and {first} are one tile"
+        )
     return tiles
 
 
@@ -291,7 +294,7 @@ def _phase(value: JsonValue) -> Phase:
     for phase in Phase:
         if phase.value == text:
             return phase
-    raise NotationError(JSON_RULE, f"phase is one of {', '.join(p.value for p in Phase)}; got {text!r:.40}")
+    raise NotationError(JSON_RULE, f"phase is one of {', '.join(p.value for p in Phase)}; got {described(text, 40)}")
 
 
 def _layout(value: JsonValue) -> Layout:
@@ -312,13 +315,18 @@ def _scores(value: JsonValue, rules: Rules) -> tuple[int, ...]:
     return scores
 
 
+def _length_of(text: str) -> str:
+    """A malformed source's text by its length alone: its digits would be the source's state."""
+    return f"{len(text)} characters"
+
+
 def _source(value: JsonValue) -> SplitMix64 | None:
     if value is None:
         return None
     data = json_object(value, "source", ("splitmix64",))
     text = json_str(data["splitmix64"], "source.splitmix64")
     if not _HEX64.fullmatch(text):
-        raise NotationError(JSON_RULE, f"source.splitmix64 is 16 lower-case hex digits, got {text!r:.40}")
+        raise NotationError(JSON_RULE, f"source.splitmix64 is 16 lower-case hex digits, got {_length_of(text)}")
     return SplitMix64(int(text, 16))
 
 
@@ -339,7 +347,7 @@ def state_from_data(value: JsonValue) -> State:
     """
     data = json_object(value, "a state", _STATE_KEYS)
     if data["format"] != STATE_FORMAT:
-        raise NotationError(JSON_RULE, f"format is {STATE_FORMAT!r}, got {data['format']!r:.40}")
+        raise NotationError(JSON_RULE, f"format is {STATE_FORMAT!r}, got {described(data['format'], 40)}")
     rules = _rules(data["rules"])
     phase = _phase(data["phase"])
     round_number = json_int(data["round"], "round")

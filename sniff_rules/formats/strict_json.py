@@ -32,7 +32,7 @@ from collections.abc import Mapping, Sequence
 from itertools import accumulate
 from typing import Final, TypeAlias
 
-from sniff_rules.errors import NotationError
+from sniff_rules.errors import NotationError, described
 
 JsonValue: TypeAlias = "bool | int | float | str | list[JsonValue] | dict[str, JsonValue] | None"
 """What :func:`json.loads` returns and :func:`json.dumps` accepts."""
@@ -63,7 +63,7 @@ def _reject_duplicates(pairs: list[tuple[str, JsonValue]]) -> JsonObject:
     for key, value in pairs:
         if key in found:
             # json.loads would keep the last silently; two readers may keep different ones.
-            raise NotationError(JSON_RULE, f"the key {key!r:.40} appears twice in one object")
+            raise NotationError(JSON_RULE, f"the key {described(key, 40)} appears twice in one object")
         found[key] = value
     return found
 
@@ -217,7 +217,7 @@ def json_int(value: JsonValue, what: str) -> int:
     """``value`` as an integer within ±(2**53 - 1): not a boolean, not a fraction such as ``1.0``."""
     # bool is an int in Python but not in JSON: true is not 1.
     if type(value) is not int:
-        raise NotationError(JSON_RULE, f"{what} is an integer, got {kind_of(value)} {value!r:.40}")
+        raise NotationError(JSON_RULE, f"{what} is an integer, got {kind_of(value)} {described(value, 40)}")
     if not -MAX_SAFE_INT <= value <= MAX_SAFE_INT:
         raise NotationError(JSON_RULE, f"{what} is out of range: |{what}| is at most 2**53 - 1")
     return value

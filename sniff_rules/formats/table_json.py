@@ -23,7 +23,7 @@ import json
 import re
 from typing import Final
 
-from sniff_rules.errors import InvalidStateError, NotationError
+from sniff_rules.errors import InvalidStateError, NotationError, described
 from sniff_rules.formats.record_json import MAX_RECORD_CHARS, record_from_data, record_to_data
 from sniff_rules.formats.strict_json import (
     JSON_RULE,
@@ -56,7 +56,7 @@ _HEX64: Final = re.compile(r"[0-9a-f]{16}")
 def table_to_data(table: Table) -> JsonObject:
     """The JSON object (``$defs/table`` of the schema) for ``table``; keys in a fixed order."""
     if type(table) is not Table:
-        raise InvalidStateError("FORMAT-3", f"table_to_data writes a Table, got {table!r:.200}")
+        raise InvalidStateError("FORMAT-3", f"table_to_data writes a Table, got {described(table, 200)}")
     seats: list[JsonValue] = [{"kind": seat.kind, "token": seat.token, "joined": seat.joined} for seat in table.seats]
     return {
         "format": TABLE_FORMAT,
@@ -81,7 +81,7 @@ def _seat_from_data(value: JsonValue, what: str) -> TableSeat:
         raise NotationError(JSON_RULE, f"{what}.token is at most {MAX_TOKEN_CHARS} characters")
     joined = data["joined"]
     if type(joined) is not bool:
-        raise NotationError(JSON_RULE, f"{what}.joined is true or false, got {joined!r:.40}")
+        raise NotationError(JSON_RULE, f"{what}.joined is true or false, got {described(joined, 40)}")
     return TableSeat(kind, token, joined)
 
 
@@ -94,7 +94,7 @@ def table_from_data(value: JsonValue) -> Table:
     """
     data = json_object(value, "a table", _TABLE_KEYS)
     if data["format"] != TABLE_FORMAT:
-        raise NotationError(JSON_RULE, f"format is {TABLE_FORMAT!r}, got {data['format']!r:.40}")
+        raise NotationError(JSON_RULE, f"format is {TABLE_FORMAT!r}, got {described(data['format'], 40)}")
     seats = tuple(
         _seat_from_data(item, f"seats[{index}]")
         for index, item in enumerate(json_array(data["seats"], "seats", MAX_PLAYERS))
@@ -102,7 +102,7 @@ def table_from_data(value: JsonValue) -> Table:
     source = json_object(data["bot_source"], "bot_source", ("splitmix64",))
     text = json_str(source["splitmix64"], "bot_source.splitmix64")
     if not _HEX64.fullmatch(text):
-        raise NotationError(JSON_RULE, f"bot_source.splitmix64 is 16 lower-case hex digits, got {text!r:.40}")
+        raise NotationError(JSON_RULE, f"bot_source.splitmix64 is 16 lower-case hex digits, got {len(text)} characters")
     version = json_int(data["version"], "version")
     record = record_from_data(data["record"])
     return Table.restored(record, seats, SplitMix64(int(text, 16)), version)

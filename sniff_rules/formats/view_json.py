@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 from typing import Final
 
-from sniff_rules.errors import InvalidStateError, NotationError, SniffError
+from sniff_rules.errors import InvalidStateError, NotationError, SniffError, described
 from sniff_rules.formats.event_json import event_from_data, event_to_data
 from sniff_rules.formats.notation import parse_move, parse_placement
 from sniff_rules.formats.state_json import (
@@ -123,7 +123,7 @@ def seat_view_to_data(view: SeatView) -> JsonObject:
     ([7, 7], [], None)
     """
     if type(view) is not SeatView:
-        raise InvalidStateError("FORMAT-3", f"seat_view_to_data writes a SeatView, got {view!r:.200}")
+        raise InvalidStateError("FORMAT-3", f"seat_view_to_data writes a SeatView, got {described(view, 200)}")
     options: list[JsonValue] = [option_to_data(option) for option in view.options]
     lacking: list[JsonValue] = [list(values) for values in view.lacking]
     revealed = view.revealed_hands

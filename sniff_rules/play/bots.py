@@ -21,7 +21,7 @@ True
 
 from __future__ import annotations
 
-from sniff_rules.errors import IllegalMoveError, InvalidStateError
+from sniff_rules.errors import IllegalMoveError, InvalidStateError, described
 from sniff_rules.moves import Move, Place, apply, legal_moves
 from sniff_rules.play.driver import play_match
 from sniff_rules.play.view import MoveOption, SeatView
@@ -32,7 +32,7 @@ from sniff_rules.state import Phase, State
 
 def _options_of(view: SeatView) -> tuple[MoveOption, ...]:
     if type(view) is not SeatView:
-        raise InvalidStateError("FORMAT-3", f"a fair bot decides from a SeatView, got {view!r:.200}")
+        raise InvalidStateError("FORMAT-3", f"a fair bot decides from a SeatView, got {described(view, 200)}")
     if not view.options:
         raise IllegalMoveError("TURN-1", f"seat {view.seat} has no move: it is not its turn, or the round is over")
     return view.options
@@ -95,7 +95,7 @@ def play_out(state: State, source: RandomSource) -> tuple[State, RandomSource]:
     :func:`random_move` at every seat; returns its last state and source.
     """
     if type(state) is not State:
-        raise InvalidStateError("FORMAT-3", f"play_out plays on from a State, got {state!r:.200}")
+        raise InvalidStateError("FORMAT-3", f"play_out plays on from a State, got {described(state, 200)}")
     for step in play_match(state, [random_move] * state.rules.players, source):
         state = step.state
         assert step.source is not None

@@ -28,7 +28,7 @@ from typing import Any, Final, TypeAlias, TypeVar, overload
 import attrs
 
 from sniff_rules._fast import is_tuple, sealed
-from sniff_rules.errors import InvalidMoveError, InvalidStateError
+from sniff_rules.errors import InvalidMoveError, InvalidStateError, described
 from sniff_rules.moves import Draw, Move, Pass, Place
 from sniff_rules.play.events import Dealt, Event, apply_with_events
 from sniff_rules.randomness import RandomSource, check_source
@@ -109,13 +109,13 @@ def play_match(
     (SETUP-5), a policy that is not callable (FORMAT-3).
     """
     if type(state) is not State:
-        raise InvalidStateError("FORMAT-3", f"play_match plays on from a State, got {state!r:.200}")
+        raise InvalidStateError("FORMAT-3", f"play_match plays on from a State, got {described(state, 200)}")
     players = state.rules.players
     if not isinstance(policies, Sequence) or len(policies) != players:
-        raise InvalidStateError("SETUP-2", f"{players} seats need {players} policies, got {policies!r:.200}")
+        raise InvalidStateError("SETUP-2", f"{players} seats need {players} policies, got {described(policies, 200)}")
     for function, what in [*((policy, "a policy") for policy in policies), (deal, "deal"), (present, "present")]:
         if not callable(function) and (function is not None or what == "a policy"):
-            raise InvalidStateError("FORMAT-3", f"{what} is a callable, got {function!r:.200}")
+            raise InvalidStateError("FORMAT-3", f"{what} is a callable, got {described(function, 200)}")
     return _drive(state, tuple(policies), check_source(source), deal, present)
 
 
@@ -152,7 +152,7 @@ def _dealt_after(settled: State, dealt: object) -> State:
     """The ``deal`` function's answer, if it is the next round's fresh deal."""
     if type(dealt) is not State or dealt.round_number != settled.round_number + 1:
         raise InvalidStateError(
-            "FORMAT-3", f"deal returns round {settled.round_number + 1} as a State, got {dealt!r:.200}"
+            "FORMAT-3", f"deal returns round {settled.round_number + 1} as a State, got {described(dealt, 200)}"
         )
     return dealt
 
@@ -160,6 +160,6 @@ def _dealt_after(settled: State, dealt: object) -> State:
 def _chosen(answer: object) -> tuple[Move, RandomSource]:
     """A policy's answer, if it is a move and a random source."""
     if type(answer) is not tuple or len(answer) != 2 or not isinstance(answer[0], _MOVE_TYPES):
-        raise InvalidMoveError("TURN-1", f"a policy returns (move, source), got {answer!r:.200}")
+        raise InvalidMoveError("TURN-1", f"a policy returns (move, source), got {described(answer, 200)}")
     move: Move = answer[0]
     return move, check_source(answer[1])

@@ -42,7 +42,7 @@ from typing import Any, Final, TypeAlias
 import attrs
 
 from sniff_rules._fast import sealed, unchecked_constructor
-from sniff_rules.errors import InvalidStateError
+from sniff_rules.errors import InvalidStateError, described
 from sniff_rules.layout import POINT_VALUE, PORTS, Contribution, Layout, Placement, Port
 from sniff_rules.moves import Draw, Move, Pass, Place, apply
 from sniff_rules.randomness import LotRound
@@ -61,7 +61,7 @@ def _field(check: Check, expected: str) -> Any:
 
     def validate(_instance: object, attribute: attrs.Attribute[object], value: object) -> None:
         if not check(value):
-            raise InvalidStateError("FORMAT-3", f"{attribute.name} is {expected}, got {value!r:.200}")
+            raise InvalidStateError("FORMAT-3", f"{attribute.name} is {expected}, got {described(value, 200)}")
 
     return validate
 
@@ -141,7 +141,7 @@ class Dealt:
     def of(cls, state: State) -> Dealt:
         """The deal of ``state``, a round dealt and not yet led (the layout empty)."""
         if type(state) is not State or state.phase is not Phase.PLAYING or not state.layout.is_empty:
-            raise InvalidStateError("FORMAT-3", f"a deal is described before its lead, got {state!r:.200}")
+            raise InvalidStateError("FORMAT-3", f"a deal is described before its lead, got {described(state, 200)}")
         return cls(
             round_number=state.round_number,
             opener=state.opener,
@@ -313,7 +313,7 @@ def seen_by(events: tuple[Event, ...], seat: Seat | None) -> tuple[Event, ...]:
     """
     _check_viewer(seat)
     if type(events) is not tuple or not all(isinstance(event, EVENT_TYPES) for event in events):
-        raise InvalidStateError("FORMAT-3", f"events is a tuple of events, got {events!r:.200}")
+        raise InvalidStateError("FORMAT-3", f"events is a tuple of events, got {described(events, 200)}")
     return tuple(event.seen_by(seat) for event in events)
 
 

@@ -31,7 +31,7 @@ from typing import Final, TypeAlias, assert_never
 import attrs
 
 from sniff_rules._fast import is_tuple, sealed
-from sniff_rules.errors import InvalidStateError
+from sniff_rules.errors import InvalidStateError, described
 from sniff_rules.play.events import EVENT_TYPES, Dealt, Drew, Event, MatchWon, Passed, Placed, RoundEnded
 from sniff_rules.randomness import LotRound
 from sniff_rules.rules import MAX_PLAYERS, Seat
@@ -61,7 +61,7 @@ def _check_log(log: RoundLog) -> None:
     if seat is not None and (type(seat) is not int or not 0 <= seat < MAX_PLAYERS):
         raise InvalidStateError("SETUP-2", f"a log is seen by a seat 0..{MAX_PLAYERS - 1} or None, got {seat!r}")
     if type(events) is not tuple or not all(isinstance(event, EVENT_TYPES) for event in events):
-        raise InvalidStateError("FORMAT-3", f"a log's events are a tuple of events, got {events!r:.200}")
+        raise InvalidStateError("FORMAT-3", f"a log's events are a tuple of events, got {described(events, 200)}")
     if not events or type(events[0]) is not Dealt:
         raise InvalidStateError("FORMAT-3", "a round's log starts with its deal, a Dealt event")
     for index, event in enumerate(events[1:], 1):
@@ -96,10 +96,10 @@ class RoundLog:
     def of(cls, events: Iterable[Event], seat: Seat | None = None) -> RoundLog:
         """The log of the last round in ``events`` (from its last deal on), as ``seat`` sees it."""
         if isinstance(events, (str, bytes)) or not isinstance(events, Iterable):
-            raise InvalidStateError("FORMAT-3", f"events are an iterable of events, got {events!r:.200}")
+            raise InvalidStateError("FORMAT-3", f"events are an iterable of events, got {described(events, 200)}")
         given = tuple(events)
         if not all(isinstance(event, EVENT_TYPES) for event in given):
-            raise InvalidStateError("FORMAT-3", f"events are an iterable of events, got {given!r:.200}")
+            raise InvalidStateError("FORMAT-3", f"events are an iterable of events, got {described(given, 200)}")
         starts = [index for index, event in enumerate(given) if type(event) is Dealt]
         round_events = given[starts[-1] :] if starts else given
         if seat is not None and (type(seat) is not int or not 0 <= seat < MAX_PLAYERS):

@@ -32,7 +32,14 @@ from typing import Final
 import attrs
 
 from sniff_rules._fast import sealed
-from sniff_rules.errors import IllegalMoveError, InvalidMoveError, InvalidStateError, NotationError, SniffError
+from sniff_rules.errors import (
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidStateError,
+    NotationError,
+    SniffError,
+    described,
+)
 from sniff_rules.moves import Draw, Move, Pass, Place
 from sniff_rules.play.driver import Step
 from sniff_rules.play.events import Dealt, Event, apply_with_events
@@ -47,12 +54,12 @@ def _message(err: SniffError) -> str:
 
 def _check_order(_instance: object, _attribute: object, order: tuple[Tile, ...]) -> None:
     if type(order) is not tuple or not all(isinstance(tile, Tile) for tile in order):
-        raise InvalidStateError("FORMAT-3", f"a deal's order is a tuple of tiles, got {order!r:.200}")
+        raise InvalidStateError("FORMAT-3", f"a deal's order is a tuple of tiles, got {described(order, 200)}")
 
 
 def _check_opener(_instance: object, _attribute: object, opener: Seat | None) -> None:
     if opener is not None and (type(opener) is not int or not 0 <= opener < MAX_PLAYERS):
-        raise InvalidStateError("FORMAT-3", f"a deal's opener is a seat 0..3 or None, got {opener!r:.200}")
+        raise InvalidStateError("FORMAT-3", f"a deal's opener is a seat 0..3 or None, got {described(opener, 200)}")
 
 
 @sealed()
@@ -71,7 +78,7 @@ class Deal:
 
 def _check_rules(_instance: object, _attribute: object, rules: Rules) -> None:
     if not isinstance(rules, Rules):
-        raise InvalidStateError("FORMAT-3", f"a record's rules are a Rules value, got {rules!r:.200}")
+        raise InvalidStateError("FORMAT-3", f"a record's rules are a Rules value, got {described(rules, 200)}")
 
 
 MAX_RECORD_SEED: Final = 2**53 - 1
@@ -81,7 +88,7 @@ record has its JSON form (a JavaScript reader would round a larger seed and deal
 
 def _check_seed(_instance: object, _attribute: object, seed: int | None) -> None:
     if seed is not None and type(seed) is not int:
-        raise InvalidStateError("FORMAT-3", f"a record's seed is an int or None, got {seed!r:.200}")
+        raise InvalidStateError("FORMAT-3", f"a record's seed is an int or None, got {described(seed, 200)}")
     if seed is not None and not -MAX_RECORD_SEED <= seed <= MAX_RECORD_SEED:
         # Refused when built, not only when written: a record that cannot be saved is refused by the rule
         # that would refuse its JSON form.
@@ -92,10 +99,12 @@ def _check_seed(_instance: object, _attribute: object, seed: int | None) -> None
 
 def _check_moves(_instance: object, _attribute: object, moves: tuple[Move, ...]) -> None:
     if type(moves) is not tuple:
-        raise InvalidMoveError("FORMAT-3", f"a record's moves are a tuple of moves, got {moves!r:.200}")
+        raise InvalidMoveError("FORMAT-3", f"a record's moves are a tuple of moves, got {described(moves, 200)}")
     for index, move in enumerate(moves):
         if type(move) not in (Place, Draw, Pass):
-            raise InvalidMoveError("FORMAT-3", f"move {index} of a record is a Place, Draw or Pass, got {move!r:.200}")
+            raise InvalidMoveError(
+                "FORMAT-3", f"move {index} of a record is a Place, Draw or Pass, got {described(move, 200)}"
+            )
 
 
 @sealed()
@@ -121,12 +130,14 @@ class MatchRecord:
     @paused.validator
     def _check_paused(self, _attribute: object, paused: object) -> None:
         if type(paused) is not bool:
-            raise InvalidStateError("FORMAT-3", f"a record's paused is a bool, got {paused!r:.200}")
+            raise InvalidStateError("FORMAT-3", f"a record's paused is a bool, got {described(paused, 200)}")
 
     @deals.validator
     def _check_deals(self, _attribute: object, deals: object) -> None:
         if type(deals) is not tuple or not all(type(deal) is Deal for deal in deals):
-            raise InvalidStateError("FORMAT-3", f"a record's deals are a tuple of Deal values, got {deals!r:.200}")
+            raise InvalidStateError(
+                "FORMAT-3", f"a record's deals are a tuple of Deal values, got {described(deals, 200)}"
+            )
         if (self.seed is None) == (not deals):
             raise InvalidStateError("FORMAT-3", "a record has a seed or its deals, one of the two")
 

@@ -51,14 +51,13 @@ True
 
 from __future__ import annotations
 
-from functools import cache
 from math import factorial
 from typing import Final
 
 import attrs
 
 from sniff_rules._fast import is_tuple, is_tuple_of_tuples, sealed
-from sniff_rules.errors import InvalidStateError
+from sniff_rules.errors import InvalidStateError, SniffError, described
 from sniff_rules.moves import Draw, Move, Pass, Place, apply
 from sniff_rules.play.events import Dealt, Drew, Event, Passed, Placed, RoundEnded, apply_with_events
 from sniff_rules.play.view import SeatView
@@ -128,7 +127,7 @@ class DealSampler:
 
     def __init__(self, view: SeatView) -> None:
         if type(view) is not SeatView:
-            raise InvalidStateError("FORMAT-3", f"a sampler is built from a SeatView, got {view!r:.200}")
+            raise InvalidStateError("FORMAT-3", f"a sampler is built from a SeatView, got {described(view, 200)}")
         self.view: Final = view
         log = view.history
         events = log.events
@@ -191,10 +190,22 @@ class DealSampler:
         self._tiles: Final = tuple(hidden[i] for i in order)
         self._allowed: Final = tuple(allowed[i] for i in order)
         self._fits_held: Final = self._fitting_held(view, placed)
-        self._rooms: Final = tuple(group.room for group in self._groups)
-        self._count_all = cache(self._count_all_uncached)
-        self._count_none = cache(self._count_none_uncached)
-        ways = self._ways(0, self._rooms, self._fits_held is None)
+        # The rooms left in every group as one mixed-radix number: a group's room is a digit, one
+        # tile put there is its weight taken off. Counting and sampling then key their memos by
+        # ints and build no tuple a step.
+        weights: list[int] = []
+        codes = 1
+        for group in self._groups:
+            weights.append(codes)
+            codes *= group.room + 1
+        self._weights: Final = tuple(weights)
+        self._bases: Final = tuple(group.room + 1 for group in self._groups)
+        self._codes: Final = codes
+        self._start: Final = sum(group.room * weight for group, weight in zip(self._groups, weights, strict=True))
+        self._held_groups: Final = tuple(group.held for group in self._groups)
+        self._all_memo: Final[dict[int, int]] = {}
+        self._none_memo: Final[dict[int, int]] = {}
+        ways = self._ways(0, self._start, self._fits_held is None)
         if ways == 0:
             raise InvalidStateError("FORMAT-3", "no deal of the round is consistent with the view's log")
         orders = 1
@@ -217,49 +228,68 @@ class DealSampler:
             return None
         return tuple(tile not in placed and _shows(tile, drew.open_values) for tile in self._tiles)
 
-    def _ways(self, index: int, rooms: tuple[int, ...], satisfied: bool) -> int:
+    def _ways(self, index: int, rooms: int, satisfied: bool) -> int:
         if satisfied:
             return self._count_all(index, rooms)
         return self._count_all(index, rooms) - self._count_none(index, rooms)
 
-    def _count_all_uncached(self, index: int, rooms: tuple[int, ...]) -> int:
-        if index == len(self._tiles):
-            return 1
-        total = 0
-        for number in self._allowed[index]:
-            if rooms[number]:
-                total += self._count_all(index + 1, _less(rooms, number))
-        return total
+    def _count_all(self, index: int, rooms: int) -> int:
+        """Ways to put tiles ``index`` on into the ``rooms`` left (memoised)."""
+        key = index * self._codes + rooms
+        found = self._all_memo.get(key)
+        if found is None:
+            if index == len(self._tiles):
+                found = 1
+            else:
+                found = 0
+                weights, bases = self._weights, self._bases
+                for number in self._allowed[index]:
+                    weight = weights[number]
+                    if rooms // weight % bases[number]:
+                        found += self._count_all(index + 1, rooms - weight)
+            self._all_memo[key] = found
+        return found
 
-    def _count_none_uncached(self, index: int, rooms: tuple[int, ...]) -> int:
+    def _count_none(self, index: int, rooms: int) -> int:
         """Ways with no tile that fits held by another seat (only when that matters)."""
-        if index == len(self._tiles):
-            return 1
-        assert self._fits_held is not None
-        fits = self._fits_held[index]
-        total = 0
-        for number in self._allowed[index]:
-            if rooms[number] and not (fits and self._groups[number].held):
-                total += self._count_none(index + 1, _less(rooms, number))
-        return total
+        key = index * self._codes + rooms
+        found = self._none_memo.get(key)
+        if found is None:
+            if index == len(self._tiles):
+                found = 1
+            else:
+                assert self._fits_held is not None
+                fits = self._fits_held[index]
+                found = 0
+                weights, bases, held = self._weights, self._bases, self._held_groups
+                for number in self._allowed[index]:
+                    weight = weights[number]
+                    if rooms // weight % bases[number] and not (fits and held[number]):
+                        found += self._count_none(index + 1, rooms - weight)
+            self._none_memo[key] = found
+        return found
 
     def sample(self, source: RandomSource) -> tuple[SampledDeal, RandomSource]:
         """One consistent deal, uniformly over :attr:`count` of them, and the advanced source."""
         source = check_source(source)
-        rooms = self._rooms
+        rooms = self._start
         satisfied = self._fits_held is None
         chosen: list[list[Tile]] = [[] for _ in self._groups]
+        weights, bases, held = self._weights, self._bases, self._held_groups
+        codes, every, none = self._codes, self._all_memo, self._none_memo
+        fits_held = self._fits_held
         for index, tile in enumerate(self._tiles):
             ways = self._ways(index, rooms, satisfied)
             pick, source = draw_below(source, ways)
             for number in self._allowed[index]:
-                if not rooms[number]:
+                weight = weights[number]
+                if not rooms // weight % bases[number]:
                     continue
-                after = _less(rooms, number)
-                now = satisfied or (
-                    self._fits_held is not None and self._fits_held[index] and self._groups[number].held
-                )
-                share = self._ways(index + 1, after, now)
+                after = rooms - weight
+                now = satisfied or (fits_held is not None and fits_held[index] and held[number])
+                # The counting that built the sampler met every step a sample takes: read its memos.
+                key = (index + 1) * codes + after
+                share = every[key] if now else every[key] - none[key]
                 if pick < share:
                     chosen[number].append(tile)
                     rooms, satisfied = after, now
@@ -305,10 +335,16 @@ class DealSampler:
         ``source`` becomes the state's random source (for the rounds after).
         A deal the public moves do not fit raises as ``apply`` does.
         """
+        if type(deal) is not SampledDeal:
+            raise InvalidStateError("FORMAT-3", f"a sampler replays a SampledDeal, got {described(deal)}")
         state = self._dealt(deal, source)
         events: list[Event] = [Dealt.of(state)]
-        for move in self._moves:
-            state, happened = apply_with_events(state, move)
+        for number, move in enumerate(self._moves):
+            try:
+                state, happened = apply_with_events(state, move)
+            except SniffError as err:
+                # apply's refusal may list a hand of the deal; the public move and the rule are enough.
+                raise type(err)(err.rule, f"the deal does not fit public move {number} ({move})") from None
             events += happened
         return state, tuple(events)
 
@@ -327,10 +363,6 @@ class DealSampler:
             # A settled round's view names that round last; the one before is not needed.
             last_round=None if type(view.round_end) is RoundEnded else view.last_round,
         )
-
-
-def _less(rooms: tuple[int, ...], number: int) -> tuple[int, ...]:
-    return (*rooms[:number], rooms[number] - 1, *rooms[number + 1 :])
 
 
 def _allowed(

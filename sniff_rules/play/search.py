@@ -6,7 +6,9 @@ than one legal move it draws ``deals`` states from
 :class:`~sniff_rules.play.sampler.DealSampler` — uniform over the deals
 consistent with the seat's view — and in each plays every legal move,
 then plays the round out with :func:`~sniff_rules.play.bots.greedy_move` at
-every seat. A playout is worth the bot's side's score less the best other
+every seat (on bit masks, :class:`~sniff_rules.play.playout.Playout`: the
+same rounds as :func:`playout_value` plays through ``apply``, without a State
+a move or a replay of the round a deal). A playout is worth the bot's side's score less the best other
 side's at the round's end (after the settlement), or, when the match is
 won in it, ten times the target for a win and less that for a loss,
 however it was won; the move of the highest total is played, ties to the
@@ -24,27 +26,23 @@ True
 
 from __future__ import annotations
 
-from typing import Final
-
 import attrs
 
 from sniff_rules._fast import sealed
-from sniff_rules.errors import IllegalMoveError, InvalidStateError
+from sniff_rules.errors import IllegalMoveError, InvalidStateError, described
 from sniff_rules.moves import Move, apply
 from sniff_rules.play.bots import greedy_move
+from sniff_rules.play.playout import WIN_FACTOR, Playout
 from sniff_rules.play.sampler import DealSampler
 from sniff_rules.play.view import SeatView
-from sniff_rules.randomness import RandomSource, check_source
+from sniff_rules.randomness import RandomSource, check_source, draw_below
 from sniff_rules.rules import Side
 from sniff_rules.state import Phase, State
-
-WIN_FACTOR: Final = 10
-"""A playout's value for a match won, in targets: more than any lead a round can give."""
 
 
 def _check_deals(_instance: object, _attribute: object, deals: int) -> None:
     if type(deals) is not int or deals < 1:
-        raise InvalidStateError("FORMAT-3", f"a search bot samples at least one deal, got {deals!r}")
+        raise InvalidStateError("FORMAT-3", f"a search bot samples at least one deal, got {described(deals)}")
 
 
 def playout_value(state: State, side: Side) -> int:
@@ -74,7 +72,7 @@ class SearchBot:
     def __call__(self, view: SeatView, source: RandomSource) -> tuple[Move, RandomSource]:
         """The move of the best total over the sampled deals, and the advanced source."""
         if type(view) is not SeatView:
-            raise InvalidStateError("FORMAT-3", f"a fair bot decides from a SeatView, got {view!r:.200}")
+            raise InvalidStateError("FORMAT-3", f"a fair bot decides from a SeatView, got {described(view, 200)}")
         moves = view.legal_moves
         if not moves:
             raise IllegalMoveError("TURN-1", f"seat {view.seat} has no move: it is not its turn, or the round is over")
@@ -84,10 +82,21 @@ class SearchBot:
         sampler = DealSampler(view)
         side = view.rules.side_of(view.seat)
         totals = [0] * len(moves)
-        for _ in range(self.deals):
-            state, source = sampler.sample_state(source)
-            for index, move in enumerate(moves):
-                totals[index] += playout_value(apply(state, move), side)
+        try:
+            for _ in range(self.deals):
+                deal, source = sampler.sample(source)
+                # The seed sample_state would give the sampled state's source: drawn and unused, so
+                # the bot's source moves on as it did when each deal was replayed into a State.
+                _seed, source = draw_below(source, 1 << 63)
+                start = Playout.of_deal(view, deal)
+                for index, move in enumerate(moves):
+                    playout = start.copy()
+                    playout.play(move)
+                    totals[index] += playout.value(side)
+        except (AttributeError, KeyError, TypeError, ValueError, IndexError):
+            # The playout trusts the view's parts; only a forged view whose parts do not fit
+            # its log lands here, and is refused as any malformed view is.
+            raise InvalidStateError("FORMAT-3", "a SeatView whose parts do not fit its log") from None
         points = [option.points for option in view.options]
         best = max(range(len(moves)), key=lambda index: (totals[index], points[index]))
         return moves[best], source

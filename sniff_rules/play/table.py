@@ -53,7 +53,7 @@ from typing import Final
 import attrs
 
 from sniff_rules._fast import is_tuple
-from sniff_rules.errors import IllegalMoveError, InvalidMoveError, InvalidStateError
+from sniff_rules.errors import IllegalMoveError, InvalidMoveError, InvalidStateError, described
 from sniff_rules.moves import Draw, Move, Pass, Place
 from sniff_rules.play.events import Dealt, Event, apply_with_events
 from sniff_rules.play.record import MatchRecord
@@ -87,7 +87,8 @@ def _check_token(token: object, what: str) -> str:
     if type(token) is not str or not MIN_TOKEN_CHARS <= len(token) <= MAX_TOKEN_CHARS or not set(token) <= _TOKEN_CHARS:
         raise InvalidStateError(
             "FORMAT-3",
-            f"{what} is {MIN_TOKEN_CHARS}..{MAX_TOKEN_CHARS} URL-safe characters (A-Z a-z 0-9 - _), got {token!r:.20}",
+            f"{what} is {MIN_TOKEN_CHARS}..{MAX_TOKEN_CHARS} URL-safe characters (A-Z a-z 0-9 - _), got "
+            f"{described(token, 20)}",
         )
     return token
 
@@ -115,11 +116,13 @@ def check_seats(rules: Rules, seats: Sequence[TableSeat]) -> tuple[TableSeat, ..
     token (FORMAT-3).
     """
     if not isinstance(seats, Sequence) or len(seats) != rules.players:
-        raise InvalidStateError("SETUP-2", f"{rules.players} players need {rules.players} seats, got {seats!r:.200}")
+        raise InvalidStateError(
+            "SETUP-2", f"{rules.players} players need {rules.players} seats, got {described(seats, 200)}"
+        )
     seen: set[str] = set()
     for index, seat in enumerate(seats):
         if type(seat) is not TableSeat or type(seat.kind) is not str or type(seat.joined) is not bool:
-            raise InvalidStateError("FORMAT-3", f"seat {index} is a TableSeat, got {seat!r:.200}")
+            raise InvalidStateError("FORMAT-3", f"seat {index} is a TableSeat, got {described(seat, 200)}")
         if seat.is_person:
             token = _check_token(seat.token, f"seat {index}'s token")
             if token in seen:
@@ -178,7 +181,7 @@ class Table:
         person seats (SETUP-2).
         """
         if isinstance(kinds, str) or not isinstance(kinds, Sequence) or isinstance(tokens, str):
-            raise InvalidStateError("FORMAT-3", f"kinds and tokens are sequences of text, got {kinds!r:.100}")
+            raise InvalidStateError("FORMAT-3", f"kinds and tokens are sequences of text, got {described(kinds, 100)}")
         people = [seat for seat, kind in enumerate(kinds) if kind == PERSON]
         if len(tokens) != len(people):
             raise InvalidStateError(
@@ -196,13 +199,13 @@ class Table:
         :meth:`~sniff_rules.play.record.MatchRecord.replay` does.
         """
         if type(record) is not MatchRecord:
-            raise InvalidStateError("FORMAT-3", f"a table plays a MatchRecord, got {record!r:.200}")
+            raise InvalidStateError("FORMAT-3", f"a table plays a MatchRecord, got {described(record, 200)}")
         if type(bot_source) is not SplitMix64:
             raise InvalidStateError(
-                "SETUP-5", f"the bots' source is a SplitMix64, so it can be saved; got {bot_source!r:.100}"
+                "SETUP-5", f"the bots' source is a SplitMix64, so it can be saved; got {described(bot_source, 100)}"
             )
         if type(version) is not int or version < 1:
-            raise InvalidStateError("FORMAT-3", f"a table's version is an int from 1, got {version!r:.40}")
+            raise InvalidStateError("FORMAT-3", f"a table's version is an int from 1, got {described(version, 40)}")
         checked = check_seats(record.rules, seats)
         events: list[Event] = []
         state: State | None = None
@@ -277,7 +280,8 @@ class Table:
     def _check_version(self, version: int) -> None:
         if type(version) is not int or version != self.version:
             raise StaleVersionError(
-                "TURN-2", f"the request was made on version {version!r:.20}, the table is at version {self.version}"
+                "TURN-2",
+                f"the request was made on version {described(version, 20)}, the table is at version {self.version}",
             )
 
     def join(self, token: str) -> Table:
@@ -321,7 +325,7 @@ class Table:
         self._check_version(version)
         self._check_turn(seat)
         if type(move) not in (Place, Draw, Pass):
-            raise InvalidMoveError("FORMAT-3", f"a move is a Place, Draw or Pass, got {move!r:.100}")
+            raise InvalidMoveError("FORMAT-3", f"a move is a Place, Draw or Pass, got {described(move, 100)}")
         if move.seat != seat:
             raise IllegalMoveError("TURN-2", f"the move names seat {move.seat}, the token is seat {seat}'s")
         return self._moved(move)
@@ -346,7 +350,9 @@ class Table:
         view = seat_view(self.state, seat, self.events[_round_start(self.events) :])
         move, source = bot_policy(self.seats[seat].kind)(view, self.bot_source)
         if type(source) is not SplitMix64:
-            raise InvalidStateError("SETUP-5", f"a bot returned a source that cannot be saved: {source!r:.100}")
+            raise InvalidStateError(
+                "SETUP-5", f"a bot returned a source that cannot be saved: {described(source, 100)}"
+            )
         return self._moved(move, bot_source=source)
 
     def step_bots(self, limit: int | None = None) -> Table:

@@ -18,7 +18,7 @@ from typing import Final
 import attrs
 
 from sniff_rules._fast import is_optional_tuple_of_tuples, is_tuple, sealed, unchecked_constructor
-from sniff_rules.errors import InvalidStateError
+from sniff_rules.errors import InvalidStateError, described
 from sniff_rules.layout import Layout
 from sniff_rules.moves import Move, Place, legal_moves
 from sniff_rules.play.events import Drew, Event, MatchWon, Placed, RoundEnded
@@ -65,7 +65,7 @@ def observe(state: State, seat: Seat) -> Observation:
     (6, (6, 6, 6), 10, None)
     """
     if type(state) is not State:
-        raise InvalidStateError("FORMAT-3", f"observe takes a State, got {state!r:.200}")
+        raise InvalidStateError("FORMAT-3", f"observe takes a State, got {described(state, 200)}")
     check_seat(state.rules, seat, "SETUP-2", InvalidStateError)
     own_turn = seat == state.to_move and state.phase is Phase.PLAYING
     return Observation(
@@ -195,24 +195,28 @@ def _check_view(view: SeatView) -> None:
     check_seat(view.rules, view.seat, "SETUP-2", InvalidStateError)
     log = view.history
     if type(log) is not RoundLog or log.seat != view.seat:
-        raise _refuse(f"for seat {view.seat} needs that seat's RoundLog, got {log!r:.120}")
+        raise _refuse(f"for seat {view.seat} needs that seat's RoundLog, got {described(log, 120)}")
     if type(view.phase) is not Phase or type(view.layout) is not Layout:
         raise _refuse("has a phase and a layout of the wrong types")
     placed = tuple(event.placement for event in log.placements)
     facts = (view.round_number, view.hand_sizes, view.boneyard_size, view.layout.placements, view.opener, view.lot)
     logged = (log.round_number, log.hand_sizes, log.boneyard_size, placed, log.opener, log.lot)
     if facts != logged or log.players != view.rules.players:
-        raise _refuse(f"disagrees with its own log: {facts!r:.200} where the log gives {logged!r:.200}")
+        raise _refuse(
+            f"disagrees with its own log: {described(facts, 200)} where the log gives {described(logged, 200)}"
+        )
     hand = view.hand
     if type(hand) is not tuple or any(type(tile) is not Tile for tile in hand):
-        raise _refuse(f"hand is a tuple of tiles, got {hand!r:.200}")
+        raise _refuse(f"hand is a tuple of tiles, got {described(hand, 200)}")
     held = _held_by_log(log, view.seat)
     if held is None or sorted(hand) != sorted(held):
-        raise _refuse(f"hand {hand!r:.200} is not the one its log gives seat {view.seat}: {held!r:.200}")
+        raise _refuse(
+            f"hand {described(hand, 200)} is not the one its log gives seat {view.seat}: {described(held, 200)}"
+        )
     if type(view.scores) is not tuple or len(view.scores) != len(log.deal.scores):
-        raise _refuse(f"has scores {view.scores!r:.200} for {log.players} players")
+        raise _refuse(f"has scores {described(view.scores, 200)} for {log.players} players")
     if type(view.options) is not tuple or any(type(option) is not MoveOption for option in view.options):
-        raise _refuse(f"options are a tuple of MoveOption, got {view.options!r:.200}")
+        raise _refuse(f"options are a tuple of MoveOption, got {described(view.options, 200)}")
     if view.round_end is not log.end and view.round_end != log.end:
         raise _refuse("has a round end its log does not")
 
@@ -256,11 +260,11 @@ def seat_view(state: State, seat: Seat, events: Iterable[Event]) -> SeatView:
     MoveOption(move=Place(1, Tile(0, 5)), end_count=5, points=5)
     """
     if type(state) is not State:
-        raise InvalidStateError("FORMAT-3", f"seat_view takes a State, got {state!r:.200}")
+        raise InvalidStateError("FORMAT-3", f"seat_view takes a State, got {described(state, 200)}")
     check_seat(state.rules, seat, "SETUP-2", InvalidStateError)
     given = tuple(events) if isinstance(events, Iterable) and not isinstance(events, (str, bytes)) else None
     if given is None:
-        raise InvalidStateError("FORMAT-3", f"events are an iterable of events, got {events!r:.200}")
+        raise InvalidStateError("FORMAT-3", f"events are an iterable of events, got {described(events, 200)}")
     log = RoundLog.of(given, seat)
     sizes = tuple(mask.bit_count() for mask in state.hand_masks)
     placed = tuple(event.placement for event in log.placements)

@@ -16,7 +16,7 @@ import attrs
 
 from sniff_rules._fast import constructor
 from sniff_rules.adapters.actions import DRAW_ACTION, PASS_ACTION, move_of
-from sniff_rules.errors import IllegalMoveError, InvalidRulesError
+from sniff_rules.errors import IllegalMoveError, InvalidRulesError, described
 from sniff_rules.moves import Draw, apply, legal_moves
 from sniff_rules.position._turn_problems import MAX_SIDE_DEDUCTION
 from sniff_rules.rules import Rules
@@ -206,7 +206,9 @@ def advance(core: Core, action: int) -> Core:
                 raise ValueError
             at = undealt.index(action)
         except ValueError:
-            raise IllegalMoveError("SETUP-5", f"a deal's outcome is a tile not yet dealt, got {action!r:.80}") from None
+            raise IllegalMoveError(
+                "SETUP-5", f"a deal's outcome is a tile not yet dealt, got {described(action, 80)}"
+            ) from None
         dealt = (*core.dealt, action)
         rest = undealt[:at] + undealt[at + 1 :]
         if len(dealt) < core.shape.dealt_tiles:
@@ -232,7 +234,9 @@ def advance(core: Core, action: int) -> Core:
                 raise ValueError
             at = boneyard.index(action)
         except ValueError:
-            raise IllegalMoveError("DRAW-2", f"a draw's outcome is a boneyard tile, got {action!r:.80}") from None
+            raise IllegalMoveError(
+                "DRAW-2", f"a draw's outcome is a boneyard tile, got {described(action, 80)}"
+            ) from None
         # The chance outcome decides which tile is on top; the library then draws it. The
         # boneyard is the same tiles in another order, so the state needs no check again.
         ordered = _construct_state(
@@ -256,11 +260,11 @@ def advance(core: Core, action: int) -> Core:
         return _after_move(core, after, log, core.steps + 1)
     if phase == LOT:
         if type(action) is not int or not 0 <= action < core.shape.players:
-            raise IllegalMoveError("OPEN-1", f"the lot's outcome is a seat, got {action!r:.80}")
+            raise IllegalMoveError("OPEN-1", f"the lot's outcome is a seat, got {described(action, 80)}")
         return make_core(
             core.shape, DEAL, core.state, action, (), (), core.past, core.steps + 1, core.deal_at, None, _EVERY_TILE
         )
-    raise IllegalMoveError("MATCH-2", f"the game is over; {action!r:.80} is refused")
+    raise IllegalMoveError("MATCH-2", f"the game is over; {described(action, 80)} is refused")
 
 
 def _dealt(core: Core, order_ids: tuple[int, ...]) -> Core:

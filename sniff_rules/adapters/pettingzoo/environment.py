@@ -74,7 +74,7 @@ from sniff_rules.adapters.pettingzoo.observation import (
     observation_of as observation_of,
 )
 from sniff_rules.draw.text import text
-from sniff_rules.errors import InvalidMoveError, InvalidRulesError, InvalidStateError
+from sniff_rules.errors import InvalidMoveError, InvalidRulesError, InvalidStateError, described
 from sniff_rules.layout import Contribution, Layout
 from sniff_rules.play.events import Dealt, Drew, Event, Passed, Placed, apply_with_events
 from sniff_rules.play.history import NO_LACK, Lack, lack_after, lacking_values
@@ -293,7 +293,7 @@ class raw_env(pettingzoo.AECEnv[str, Observed, Action]):
             self._was_dead_step(action)
             return
         if type(action) is not int and (isinstance(action, bool) or not isinstance(action, (int, np.integer))):
-            raise InvalidMoveError("TURN-1", f"an action is an int 0..{NUM_ACTIONS - 1}, got {action!r:.100}")
+            raise InvalidMoveError("TURN-1", f"an action is an int 0..{NUM_ACTIONS - 1}, got {described(action, 100)}")
         state, happened = apply_with_events(self._state, actions.move_of(int(action), self._seat_of[agent]))
         self._state = state
         self._events += happened

@@ -25,7 +25,7 @@ from typing import Any, Final, SupportsFloat
 
 from sniff_rules.adapters.actions import action_of
 from sniff_rules.adapters.pettingzoo.environment import NUM_ACTIONS, RENDER_FPS, Observed, agent_name, raw_env
-from sniff_rules.errors import InvalidMoveError, InvalidRulesError
+from sniff_rules.errors import InvalidMoveError, InvalidRulesError, described
 from sniff_rules.play.bots import greedy_bot
 from sniff_rules.play.driver import Policy
 from sniff_rules.play.view import SeatView, seat_view
@@ -93,7 +93,7 @@ class SingleAgentEnv(gymnasium.Env[Observed, int]):
         table = self.table
         observation = table.observe(self.agent)
         if not self.action_space.contains(action):
-            raise InvalidMoveError("TURN-1", f"an action is an int 0..{NUM_ACTIONS - 1}, got {action!r:.80}")
+            raise InvalidMoveError("TURN-1", f"an action is an int 0..{NUM_ACTIONS - 1}, got {described(action, 80)}")
         if self._refused or not observation["action_mask"][action]:
             self._refused = True
             return observation, -1.0, True, False, {"illegal_action": int(action)}

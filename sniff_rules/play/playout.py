@@ -1,0 +1,398 @@
+"""Greedy playouts on bit masks: the search bots' inner loop, the same rounds as ``apply`` plays.
+
+A determinized search plays a round out thousands of times a decision.
+:func:`~sniff_rules.play.search.playout_value` does it through
+:func:`~sniff_rules.moves.apply`, a new :class:`~sniff_rules.state.State`
+(and a trial one per candidate placement) a move. :class:`Playout` keeps
+the round as the engine's own parts — hand masks, the boneyard's indices,
+the :class:`~sniff_rules.layout.Layout`, the scores — changed in place, and
+the layout as its parts (open points, end count, Sniff), and weighs a
+candidate placement by the end count it would give without building anything.
+No events, no States, no checks: it is handed a position the rules reached
+and only ever makes legal moves. The rules it follows are ``apply``'s:
+POINTS-1/2 and MATCH-1 on a placement, END-1, BLOCK-1, DRAW-1/2, PASS-1,
+SETTLE-1..4; a test holds it to :func:`~sniff_rules.play.search.playout_value`
+move for move.
+
+:meth:`Playout.of_deal` starts one from a seat's view and a sampled deal
+(:class:`~sniff_rules.play.sampler.SampledDeal`) without replaying the
+round: each hand is its dealt tiles, plus its draws, less its placements.
+
+>>> from sniff_rules import Rules, new_match
+>>> from sniff_rules.play.search import playout_value
+>>> state = new_match(Rules.standard(4), seed=3)
+>>> Playout.of_state(state).value(side=0) == playout_value(state, 0)
+True
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+from typing import Any, Final
+
+from sniff_rules.errors import IllegalMoveError
+from sniff_rules.layout import _STEPS, POINT_VALUE, Layout, _attach_by_chain_or_double, place_lead
+from sniff_rules.moves import Draw, Move, Pass, Place
+from sniff_rules.play.events import Drew, Event, Placed
+from sniff_rules.play.sampler import SampledDeal
+from sniff_rules.play.view import SeatView
+from sniff_rules.rules import Rules, Seat, Side
+from sniff_rules.scoring import settle_masks
+from sniff_rules.state import Phase, State
+from sniff_rules.tiles import DOUBLE_SIX, FULL_SET_MASK, PIP_MASK, TILE_PIPS, mask_of_tiles
+
+WIN_FACTOR: Final = 10
+"""A playout's value for a match won, in targets: more than any lead a round can give."""
+
+# The layout's step table and double rule, typed loosely: the loop below works on plain ints
+# (tile indices, point ids) and the NewTypes would cost a call each.
+_STEP_TABLE: Final[Any] = _STEPS
+_ATTACH_DOUBLE: Final[Any] = _attach_by_chain_or_double
+
+_KEY_BASE: Final = 256
+"""Point ids are below 255, so a placement's number is its tile's index times this, plus its point id plus one."""
+
+DRAW_KEY: Final = -1
+"""The number of a draw (:func:`move_key`)."""
+
+PASS_KEY: Final = -2
+"""The number of a pass (:func:`move_key`)."""
+
+
+def move_key(move: Move) -> int:
+    """A move as a number a search tree keys its children by: a placement from its tile and its
+    point (a lead from its tile alone), a draw :data:`DRAW_KEY`, a pass :data:`PASS_KEY`.
+
+    >>> from sniff_rules.tiles import Tile
+    >>> move_key(Place(0, Tile(2, 5))), move_key(Draw(1)), move_key(Pass(1))
+    (4096, -1, -2)
+    """
+    if type(move) is Place:
+        target = move.target
+        return move.tile.index * _KEY_BASE + (0 if target is None else target.id + 1)
+    return DRAW_KEY if type(move) is Draw else PASS_KEY
+
+
+_POINT_NEEDS: Final = tuple(PIP_MASK[value] for value in POINT_VALUE)
+"""For each point id, the tiles that could attach there."""
+
+
+def attach_parts(open_ids: list[int], count: int, sniff: int, index: int, point_id: int) -> tuple[int, int]:
+    """:func:`~sniff_rules.layout.place_on` on a layout's parts alone: removes ``point_id`` from
+    the sorted ``open_ids`` and adds the points the tile opens, in place, and returns the end
+    count and the Sniff after. Built from the layout's own step table and double rule, so it
+    cannot drift from ``place_on``; checks nothing, as ``place_on``."""
+    _placement, free_id, delta = _STEP_TABLE[index][point_id]
+    open_ids.remove(point_id)
+    if free_id >= 0:
+        insort(open_ids, free_id)
+        return count + delta, sniff
+    count, sniff = _ATTACH_DOUBLE(open_ids, count, sniff, index, point_id)
+    open_ids.sort()
+    return count, sniff
+
+
+def count_after_parts(open_ids: list[int], count: int, sniff: int, index: int, point_id: int) -> int:
+    """The end count :func:`attach_parts` would give, leaving ``open_ids`` as it was."""
+    _placement, free_id, delta = _STEP_TABLE[index][point_id]
+    if free_id >= 0:
+        return count + int(delta)
+    rest = open_ids.copy()
+    rest.remove(point_id)
+    after: int = _ATTACH_DOUBLE(rest, count, sniff, index, point_id)[0]
+    return after
+
+
+_CANDIDATES: Final[tuple[dict[int, tuple[tuple[int, int, int, int], ...]], ...]] = tuple({} for _ in POINT_VALUE)
+"""Per point id, keyed by the tiles of a hand that could attach there, each one's index, step
+(the point it opens and the count it adds, as the layout's table has them) and pips, in index
+order: filled as they are first met, as ``legal_moves`` fills its own. Only speed depends on it."""
+
+
+def _candidates(point_id: int, mask: int) -> tuple[tuple[int, int, int, int], ...]:
+    found = []
+    while mask:
+        low = mask & -mask
+        index = low.bit_length() - 1
+        mask ^= low
+        step = _STEP_TABLE[index].get(point_id)
+        if step is None:
+            # Only a forged view holds a tile whose own point is open; apply refuses it alike.
+            raise IllegalMoveError("PLACE-1", f"{DOUBLE_SIX[index]} cannot attach to its own point")
+        _placement, free_id, delta = step
+        found.append((index, int(free_id), int(delta), TILE_PIPS[index]))
+    return tuple(found)
+
+
+def _points(count: int) -> int:
+    # POINTS-1, as play_points: a positive multiple of 5 scores itself.
+    return count if count and not count % 5 else 0
+
+
+_LEADS: Final = tuple(place_lead(tile.index) for tile in DOUBLE_SIX)
+_LEAD_KEY: Final = tuple(_points(lead.end_count) * 16 + TILE_PIPS[index] for index, lead in enumerate(_LEADS))
+"""Each lead's greedy key: its points, then its pips (at most 12, so 16 keeps them apart)."""
+
+
+class Playout:
+    """A round in play as mutable bit masks, played out greedily by :meth:`value`.
+
+    Made by :meth:`of_state` or :meth:`of_deal`; :meth:`play` makes one
+    given move (the search's candidate), :meth:`value` plays the rest.
+    The layout is kept as its parts (:func:`attach_parts`):
+    the open point ids, the end count and the Sniff. Used once: it is
+    changed in place.
+    """
+
+    __slots__ = (
+        "boneyard",
+        "count",
+        "drawn",
+        "hands",
+        "next_seats",
+        "open_ids",
+        "over",
+        "rules",
+        "scores",
+        "seat",
+        "seat_sides",
+        "sniff",
+        "target",
+        "winner",
+    )
+
+    def __init__(
+        self,
+        rules: Rules,
+        hands: list[int],
+        boneyard: list[int],
+        layout: Layout,
+        scores: list[int],
+        seat: Seat,
+        drawn: int = -1,
+    ) -> None:
+        self.rules = rules
+        self.next_seats = rules.next_seats
+        self.seat_sides = rules.seat_sides
+        self.target = rules.target
+        self.hands = hands
+        # Next draw last, so that a draw is a pop.
+        self.boneyard = boneyard[::-1]
+        self.open_ids: list[int] = list(layout.open_point_ids)
+        self.count = layout.end_count
+        self.sniff: int = layout.sniff
+        self.scores = scores
+        self.seat = seat
+        self.drawn = drawn
+        self.over = False
+        self.winner: Side | None = None
+
+    @classmethod
+    def of_state(cls, state: State) -> Playout:
+        """A playout from ``state``, which must be in play."""
+        assert state.phase is Phase.PLAYING
+        return cls(
+            state.rules,
+            list[int](state.hand_masks),
+            list[int](state.boneyard_ids),
+            state.layout,
+            list(state.scores),
+            state.to_move,
+            state.drawn,
+        )
+
+    @classmethod
+    def of_deal(cls, view: SeatView, deal: SampledDeal) -> Playout:
+        """The position ``view``'s round reaches from ``deal``, its seat to move, without a replay."""
+        events: tuple[Event, ...] = view.history.events
+        hands: list[int] = [mask_of_tiles(hand) for hand in deal.hands]
+        drawn = 0
+        for event in events:
+            if type(event) is Drew:
+                hands[event.seat] |= 1 << deal.boneyard[drawn].index
+                drawn += 1
+            elif type(event) is Placed:
+                hands[event.seat] &= ~(1 << event.tile.index)
+        waiting = view.drawn_tile
+        return cls(
+            view.rules,
+            hands,
+            [tile.index for tile in deal.boneyard[drawn:]],
+            view.layout,
+            list(view.scores),
+            view.seat,
+            -1 if waiting is None else waiting.index,
+        )
+
+    def copy(self) -> Playout:
+        """Another playout of the same position, to be played apart: one deal, each candidate move."""
+        other = Playout.__new__(Playout)
+        other.rules, other.next_seats, other.seat_sides, other.target = (
+            self.rules,
+            self.next_seats,
+            self.seat_sides,
+            self.target,
+        )
+        other.hands, other.boneyard, other.open_ids = self.hands.copy(), self.boneyard.copy(), self.open_ids.copy()
+        other.count, other.sniff, other.scores, other.seat = self.count, self.sniff, self.scores.copy(), self.seat
+        other.drawn, other.over, other.winner = self.drawn, self.over, self.winner
+        return other
+
+    def play(self, move: Move) -> None:
+        """Make ``move``, which must be legal for the seat to move."""
+        if type(move) is Place:
+            target = move.target
+            self._place(move.tile.index, -1 if target is None else target.id)
+        elif type(move) is Draw:
+            self._draw()
+        else:
+            assert type(move) is Pass
+            self.seat = self.next_seats[self.seat]  # PASS-1, TURN-1
+
+    def value(self, side: Side) -> int:
+        """Play the round out, every seat greedy, and say what it was worth to ``side``.
+
+        The side's score less the best other side's once the round is
+        settled; when the match is won in it, :data:`WIN_FACTOR` times the
+        target to the winner and less that to the others.
+        """
+        step = self._greedy_step
+        while not self.over:
+            step()
+        if self.winner is not None:
+            won = WIN_FACTOR * self.target
+            return won if self.winner == side else -won
+        scores = self.scores
+        return scores[side] - max(score for other, score in enumerate(scores) if other != side)
+
+    def keys(self) -> list[int]:
+        """The seat to move's legal moves as :func:`move_key` numbers, in ``legal_moves``' order."""
+        seat = self.seat
+        hand = self.hands[seat] if self.drawn < 0 else 1 << self.drawn  # DRAW-2
+        open_ids = self.open_ids
+        found: list[int] = []
+        if not open_ids:
+            mask = hand
+            while mask:
+                low = mask & -mask
+                found.append((low.bit_length() - 1) * _KEY_BASE)  # OPEN-3: a lead
+                mask ^= low
+            return found
+        for point_id in open_ids:
+            mask = hand & _POINT_NEEDS[point_id]
+            while mask:
+                low = mask & -mask
+                found.append((low.bit_length() - 1) * _KEY_BASE + point_id + 1)
+                mask ^= low
+        if found:
+            return found
+        return [DRAW_KEY if self.boneyard else PASS_KEY]  # DRAW-1, PASS-1
+
+    def play_key(self, key: int) -> None:
+        """Make the move numbered ``key`` (one of :meth:`keys`)."""
+        if key >= 0:
+            self._place(key // _KEY_BASE, key % _KEY_BASE - 1)
+        elif key == DRAW_KEY:
+            self._draw()
+        else:
+            self.seat = self.next_seats[self.seat]  # PASS-1
+
+    def values(self) -> tuple[int, ...]:
+        """Play the round out greedily and give :meth:`value` for every side."""
+        step = self._greedy_step
+        while not self.over:
+            step()
+        return tuple(self.value(side) for side in range(self.rules.sides))
+
+    def _greedy_step(self) -> None:
+        """:func:`~sniff_rules.play.bots.greedy_move`'s choice, made: the most points, then the
+        heaviest tile, then the first in ``legal_moves``' order (by point, then tile)."""
+        seat = self.seat
+        hand = self.hands[seat] if self.drawn < 0 else 1 << self.drawn  # DRAW-2
+        open_ids = self.open_ids
+        best_index, best_point, best_key = -1, -1, -1
+        if not open_ids:
+            mask = hand
+            while mask:
+                low = mask & -mask
+                index = low.bit_length() - 1
+                key = _LEAD_KEY[index]
+                if key > best_key:
+                    best_index, best_key = index, key
+                mask ^= low
+        else:
+            count, sniff, needs, tables = self.count, self.sniff, _POINT_NEEDS, _CANDIDATES
+            for point_id in open_ids:
+                mask = hand & needs[point_id]
+                if not mask:
+                    continue
+                found = tables[point_id].get(mask)
+                if found is None:
+                    found = tables[point_id][mask] = _candidates(point_id, mask)
+                for index, free_id, delta, pips in found:
+                    after = (
+                        count + delta if free_id >= 0 else count_after_parts(open_ids, count, sniff, index, point_id)
+                    )
+                    key = (after if after and not after % 5 else 0) * 16 + pips
+                    if key > best_key:
+                        best_index, best_point, best_key = index, point_id, key
+        if best_index >= 0:
+            self._place(best_index, best_point)
+        elif self.boneyard:
+            self._draw()  # DRAW-1
+        else:
+            self.seat = self.next_seats[seat]  # PASS-1
+
+    def _place(self, index: int, point_id: int) -> None:
+        seat = self.seat
+        hands = self.hands
+        hands[seat] ^= 1 << index
+        self.drawn = -1
+        if point_id < 0:
+            lead = _LEADS[index]  # OPEN-3
+            self.open_ids, count, self.sniff = list(lead.open_point_ids), lead.end_count, lead.sniff
+        else:
+            count, self.sniff = attach_parts(self.open_ids, self.count, self.sniff, index, point_id)
+        self.count = count
+        if count and not count % 5:  # POINTS-1
+            side = self.seat_sides[seat]  # POINTS-2
+            score = self.scores[side] = self.scores[side] + count
+            if score >= self.target:
+                self.over, self.winner = True, side  # MATCH-1: at once, no settlement
+                return
+        if not hands[seat]:
+            self._settle()  # END-1
+        elif not self.boneyard and not self._held() & self._fitting():
+            self._settle()  # BLOCK-1
+        else:
+            self.seat = self.next_seats[seat]
+
+    def _fitting(self) -> int:
+        open_ids = self.open_ids
+        if not open_ids:
+            return FULL_SET_MASK  # OPEN-3
+        fits = 0
+        for point_id in open_ids:
+            fits |= _POINT_NEEDS[point_id]
+        return fits
+
+    def _draw(self) -> None:
+        fits = self._fitting()
+        index = self.boneyard.pop()
+        self.hands[self.seat] |= 1 << index
+        if fits >> index & 1:
+            self.drawn = index  # DRAW-2: it must be placed now
+        elif not self.boneyard and not self._held() & fits:
+            self._settle()  # BLOCK-1
+
+    def _held(self) -> int:
+        held = 0
+        for hand in self.hands:
+            held |= hand
+        return held
+
+    def _settle(self) -> None:
+        # SETTLE-1..4; the hands are plain ints here, the masks settle_masks reads.
+        deductions = settle_masks(self.rules, tuple(self.hands)).side_deductions  # type: ignore[arg-type]
+        self.scores = [score - deduction for score, deduction in zip(self.scores, deductions, strict=True)]
+        self.over = True
