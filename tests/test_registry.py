@@ -159,7 +159,7 @@ def test_an_operator_offers_a_bot_process_by_a_name_of_its_own() -> None:
     from sniff_rules.play.registry import BotOffer
 
     offer = BotOffer.of(["strong=./my-bot --level 3", "node-bot = node bot.mjs"])
-    expected = (["random", "greedy", "search", "strong", "node-bot"], ("node", "bot.mjs"), None)
+    expected = (["random", "greedy", "search", "ismcts", "strong", "node-bot"], ("node", "bot.mjs"), None)
     assert expected == ([c.name for c in offer.choices], offer.command_of(" node-bot "), offer.command_of("search:4"))
     assert ("strong (bot process)", "Greedy bot") == (offer.label("strong"), offer.label("greedy"))
 

@@ -24,7 +24,8 @@ from sniff_rules.draw.narration import Palette, Seating
 from sniff_rules.errors import SniffError
 from sniff_rules.moves import apply, legal_moves
 from sniff_rules.play.driver import Step
-from sniff_rules.play.registry import BotChoice, BotName
+from sniff_rules.play.ismcts import ISMCTSBot
+from sniff_rules.play.registry import BotChoice, BotName, BotOffer, OfferedBot, parse_offer
 from sniff_rules.play.sampler import SampledDeal
 from sniff_rules.play.table import Table, TableSeat
 from sniff_rules.position.laws import Violation
@@ -35,6 +36,7 @@ from sniff_rules.verify.engine_check import Verdict
 from sniff_rules.verify.strategies import NextRound, Playthrough
 from sniff_rules.verify.vectors.files import VectorResult
 from sniff_rules.verify.vectors.recorded_play import RecordedTally
+from sniff_rules.web.store import StoredTable
 from test_immutability import _DEALT, _ROUND_OVER, EXAMPLES
 
 # Values of results that carry JSON objects (dicts) by design: compared by value, never hashed.
@@ -75,6 +77,10 @@ MORE_EXAMPLES: dict[type, Callable[[], Any]] = {
     Palette: lambda: Palette(enabled=False),
     Seating: lambda: Seating.of(Rules.standard(2), {1: "greedy"}, you=0),
     GameSettings: lambda: GameSettings(Rules.standard(2), 0, ("greedy",)),
+    ISMCTSBot: lambda: ISMCTSBot(8),
+    OfferedBot: lambda: parse_offer("strong=./my-bot --level 3"),
+    BotOffer: lambda: BotOffer.of(["strong=./my-bot --level 3"]),
+    StoredTable: lambda: StoredTable("table-id-of-the-example", "{}", 1, "127.0.0.1", 0.0),
 }
 ALL_EXAMPLES: dict[type, Callable[[], Any]] = {**EXAMPLES, **MORE_EXAMPLES}
 

@@ -159,9 +159,22 @@ class OfferedBot:
     """A bot in another process that the server's operator offers by ``name``: ``command`` runs it
     (a process speaking ``specs/protocol.md``), ``label`` is how a page shows it."""
 
-    name: str
-    command: tuple[str, ...]
-    label: str
+    name: str = attrs.field(validator=lambda _i, _a, v: _check_text(v, "an offered bot's name"))
+    command: tuple[str, ...] = attrs.field(validator=lambda _i, _a, v: _check_command(v))
+    label: str = attrs.field(validator=lambda _i, _a, v: _check_text(v, "an offered bot's label"))
+
+
+def _check_text(value: object, what: str) -> None:
+    if type(value) is not str:
+        raise BotNameError("FORMAT-3", f"{what} is a str, got {type(value).__name__}")
+
+
+def _check_command(command: object) -> None:
+    # A tuple, never a list: the offer is a frozen value a server shares between its tasks.
+    if type(command) is not tuple or not command or any(type(part) is not str for part in command):
+        raise BotNameError(
+            "FORMAT-3", f"an offered bot's command is a non-empty tuple of str, got {type(command).__name__}"
+        )
 
 
 def parse_offer(text: str) -> OfferedBot:
@@ -197,7 +210,7 @@ def parse_offer(text: str) -> OfferedBot:
 
 def _check_offers(_instance: object, _attribute: object, bots: tuple[OfferedBot, ...]) -> None:
     if type(bots) is not tuple or any(type(bot) is not OfferedBot for bot in bots):
-        raise BotNameError(OFFER_RULE, f"offers are a tuple of OfferedBot, got {bots!r:.100}")
+        raise BotNameError("FORMAT-3", f"offers are a tuple of OfferedBot, got {type(bots).__name__}")
     names = [bot.name for bot in bots]
     if len(set(names)) != len(names) or len(names) > MAX_OFFERED:
         raise BotNameError(OFFER_RULE, f"at most {MAX_OFFERED} offers, each name once; got {names!r:.200}")
@@ -214,12 +227,12 @@ class BotOffer:
 
     >>> offer = BotOffer.of(["strong=./my-bot --level 3"])
     >>> [choice.name for choice in offer.choices], offer.command_of("strong")
-    (['random', 'greedy', 'search', 'strong'], ('./my-bot', '--level', '3'))
+    (['random', 'greedy', 'search', 'ismcts', 'strong'], ('./my-bot', '--level', '3'))
     >>> offer.parse("cmd:./anything")
     Traceback (most recent call last):
     ...
     sniff_rules.play.registry.BotNameError: FORMAT-1: 'cmd:./anything' is no bot; the bots are random, greedy, \
-search and search:N (N from 1 to 10000), strong
+search, ismcts, search:N (N deals, 1 to 10000) and ismcts:N (N iterations, 1 to 100000), strong
     """
 
     offered: tuple[OfferedBot, ...] = attrs.field(default=(), validator=_check_offers)
