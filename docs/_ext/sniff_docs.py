@@ -25,6 +25,7 @@ import pkgutil
 import re
 from collections.abc import Iterator
 from types import ModuleType
+from typing import ClassVar
 
 from docutils import nodes
 from docutils.parsers.rst import directives
@@ -56,9 +57,11 @@ def is_private(module_name: str) -> bool:
 def public_modules() -> list[str]:
     """Every public module of the package, the package itself first, in import-path order."""
     found = [ROOT]
-    for info in pkgutil.walk_packages(sniff_rules.__path__, ROOT + "."):
-        if not is_private(info.name) and not any(info.name.startswith(skip) for skip in NOT_API):
-            found.append(info.name)
+    found.extend(
+        info.name
+        for info in pkgutil.walk_packages(sniff_rules.__path__, ROOT + ".")
+        if not is_private(info.name) and not any(info.name.startswith(skip) for skip in NOT_API)
+    )
     return sorted(found)
 
 
@@ -97,7 +100,7 @@ def home_of(module: ModuleType, name: str) -> str | None:
     """The module of this package that defines ``module.name``: a class's or function's ``__module__``; for a
     value, the module under ``module``'s own package whose top level assigns that name that very object."""
     value = getattr(module, name)
-    if _is_code(value):
+    if _is_code(value, name):
         home = value.__module__
         return home if home.split(".")[0] == ROOT else None
     package = module.__name__ if hasattr(module, "__path__") else module.__name__.rpartition(".")[0]
@@ -130,9 +133,11 @@ def documented_names(module: ModuleType) -> list[str]:
     return names
 
 
-def _is_code(value: object) -> bool:
-    """Whether a value is a class or function, whose identity says where it is documented."""
-    return inspect.isclass(value) or inspect.isfunction(value)
+def _is_code(value: object, name: str | None = None) -> bool:
+    """Whether a value is a class or function (named ``name``, when given), whose identity says where it is
+    documented; a type alias (``Pip: TypeAlias = int``) is a value."""
+    code = inspect.isclass(value) or inspect.isfunction(value)
+    return code and (name is None or getattr(value, "__name__", None) == name)
 
 
 def entries_by_path() -> dict[str, str]:
@@ -144,7 +149,7 @@ def entries_by_path() -> dict[str, str]:
         for name in documented_names(module):
             value = getattr(module, name)
             entry = f"{module_name}.{name}"
-            if _is_code(value):
+            if _is_code(value, name):
                 by_id.setdefault(id(value), entry)
             by_name_and_id.setdefault((name, id(value)), entry)
     paths: dict[str, str] = {}
@@ -153,17 +158,19 @@ def entries_by_path() -> dict[str, str]:
             value = getattr(module, name)
             if name.startswith("_") or inspect.ismodule(value):
                 continue
-            entry = by_id.get(id(value)) if _is_code(value) else by_name_and_id.get((name, id(value)))
+            entry = by_id.get(id(value)) if _is_code(value, name) else by_name_and_id.get((name, id(value)))
             if entry is not None:
                 paths[f"{module_name}.{name}"] = entry
     return paths
 
 
-def _directive_for(value: object) -> str:
-    """The autodoc directive that documents one value."""
+def _directive_for(value: object, name: str) -> str:
+    """The autodoc directive that documents one name: a type alias is data, not the class it stands for."""
+    if not _is_code(value, name):
+        return "autodata"
     if inspect.isclass(value):
         return "autoexception" if issubclass(value, BaseException) else "autoclass"
-    return "autofunction" if inspect.isfunction(value) else "autodata"
+    return "autofunction"
 
 
 def module_rst(module_name: str) -> Iterator[str]:
@@ -180,7 +187,7 @@ def module_rst(module_name: str) -> Iterator[str]:
         yield ""
     for name in documented_names(module):
         value = getattr(module, name)
-        kind = _directive_for(value)
+        kind = _directive_for(value, name)
         yield f".. {kind}:: {module_name}.{name}"
         if kind == "autoclass" and inspect.isclass(value) and issubclass(value, enum.Enum):
             yield "   :members:"
@@ -219,7 +226,11 @@ class LayoutPicture(SphinxDirective):
 
     required_arguments = 1
     final_argument_whitespace = True
-    option_spec = {"targets-of": directives.unchanged, "size": directives.positive_int, "caption": directives.unchanged}
+    option_spec: ClassVar = {
+        "targets-of": directives.unchanged,
+        "size": directives.positive_int,
+        "caption": directives.unchanged,
+    }
 
     def run(self) -> list[nodes.Node]:
         """Draw the layout; an unreadable one fails the build with the library's own error."""
@@ -228,8 +239,12 @@ class LayoutPicture(SphinxDirective):
         tile = None if target is None else Tile.parse(target)
         picture = svg(layout, size=self.options.get("size", 360), targets_of=tile)
         caption = self.options.get("caption", f"end count {layout.end_count}")
-        return [nodes.raw("", f'<figure class="sniff-picture">{picture}<figcaption>{caption}</figcaption></figure>',
-                          format="html"), nodes.comment("", layout_text(layout, ascii=True))]
+        return [
+            nodes.raw(
+                "", f'<figure class="sniff-picture">{picture}<figcaption>{caption}</figcaption></figure>', format="html"
+            ),
+            nodes.comment("", layout_text(layout, ascii=True)),
+        ]
 
 
 class TallyPicture(SphinxDirective):
@@ -241,12 +256,18 @@ class TallyPicture(SphinxDirective):
         """Draw the tally of the score given."""
         score = int(self.arguments[0])
         caption = f"{score} as a paper tally"
-        return [nodes.raw("", f'<figure class="sniff-picture">{tally_svg(score)}<figcaption>{caption}</figcaption>'
-                          "</figure>", format="html"), nodes.comment("", tally_text(score, ascii=True))]
+        return [
+            nodes.raw(
+                "",
+                f'<figure class="sniff-picture">{tally_svg(score)}<figcaption>{caption}</figcaption></figure>',
+                format="html",
+            ),
+            nodes.comment("", tally_text(score, ascii=True)),
+        ]
 
 
 def _candidates(node: pending_xref) -> list[str]:
-    """The paths a reference may mean, in order: as written, in the current class, in the current module, a core name."""
+    """The paths a reference may mean, in order: as written, in the current class and module, a core name."""
     target: str = node["reftarget"].lstrip(".~")
     module_name: str | None = node.get("py:module")
     class_name: str | None = node.get("py:class")
@@ -303,7 +324,8 @@ def remember_entries(app: Sphinx) -> None:
 
 def own_docstring_only(app: Sphinx, what: str, name: str, obj: object, options: object, lines: list[str]) -> None:
     """A constant without a docstring of its own shows none, not the docstring of its type (``dict``'s, say)."""
-    if what == "data" and not _is_code(obj) and "\n".join(lines).strip() == (type(obj).__doc__ or "").strip():
+    inherited = obj.__doc__ if inspect.isclass(obj) else type(obj).__doc__
+    if what == "data" and "\n".join(lines).strip() == inspect.cleandoc(inherited or ""):
         lines.clear()
 
 
