@@ -30,9 +30,10 @@ from typing import ClassVar
 from docutils import nodes
 from docutils.parsers.rst import directives
 from docutils.statemachine import StringList
-from sphinx.addnodes import pending_xref
+from sphinx.addnodes import desc_signature, pending_xref
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
+from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import make_refnode, nested_parse_with_titles
 
@@ -46,6 +47,10 @@ ROOT = "sniff_rules"
 NOT_API = frozenset({"sniff_rules.vectors", "sniff_rules.__main__"})
 LONG_VALUE = 100
 # The short names this library's modules import other packages by, as they appear in annotation strings.
+# A literal naming an entry, called or not: ``sniff_rules.draw.svg.svg(...)``, ``apply``.
+NAMED = re.compile(r"([A-Za-z_][\w.]*)(?:\(.*\))?")
+# Where a literal is already a link, is a title (a page's title is a link in the sidebar), or is a signature.
+LINKED = (nodes.reference, nodes.title, pending_xref, desc_signature)
 ALIASES_OUTSIDE = frozenset({"np", "numpy", "Any", "None"})
 
 
@@ -363,6 +368,45 @@ def outside_the_library(app: Sphinx, domain: object, node: pending_xref) -> bool
     return None
 
 
+class LinkLiterals(SphinxPostTransform):
+    """An inline literal that names a documented object links to its entry in the API reference.
+
+    ``sniff_rules.play.table.Table``, ``sniff_rules.draw.svg.svg(...)``, ``sniff_rules.play.seat_view`` (a
+    ring's export) and a core name alone (``apply``, ``new_match(...)``) are linked; any other text is
+    left as it is, so a guide names things as people write them and still leads to the reference."""
+
+    default_priority = 5  # before Sphinx resolves the pending references (10)
+    formats = ("html",)
+
+    def run(self, **kwargs: object) -> None:
+        """Wrap each literal that names an entry in a link to it."""
+        paths: dict[str, str] = self.env.sniff_paths  # type: ignore[attr-defined]
+        objects = self.env.get_domain("py").objects
+        for literal in list(self.document.findall(nodes.literal)):
+            if any(isinstance(parent, LINKED) for parent in _ancestors(literal)):
+                continue
+            named = NAMED.fullmatch(literal.astext())
+            if named is None:
+                continue
+            path = named.group(1)
+            entry = paths.get(path) or paths.get(f"{ROOT}.{path}") or (path if path in objects else None)
+            if entry is None or entry not in objects:
+                continue
+            found = objects[entry]
+            link = make_refnode(
+                self.app.builder, self.env.docname, found.docname, found.node_id, literal.deepcopy(), entry
+            )
+            literal.replace_self(link)
+
+
+def _ancestors(node: nodes.Node) -> Iterator[nodes.Node]:
+    """A node's parents, innermost first."""
+    parent = node.parent
+    while parent is not None:
+        yield parent
+        parent = parent.parent
+
+
 def setup(app: Sphinx) -> dict[str, object]:
     """Register the directives and the reference resolver."""
     app.add_directive("sniff-api", RingReference)
@@ -373,4 +417,5 @@ def setup(app: Sphinx) -> dict[str, object]:
     app.connect("autodoc-skip-member", skip_generated)
     app.connect("autodoc-process-docstring", own_docstring_only)
     app.connect("warn-missing-reference", outside_the_library)
+    app.add_post_transform(LinkLiterals)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
