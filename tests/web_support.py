@@ -60,9 +60,10 @@ class SnapshotRecorder:
 
     def table_at(self, seat: int, version: int) -> tuple[Table, Recorded]:
         """The one recorded table of the person at ``seat`` with a snapshot at ``version``."""
+        # The server's bot thread may record a snapshot meanwhile: read a copy, taken in one step.
         found = [
             (self.of_table[key], recorded)
-            for (key, at), recorded in self.tables.items()
+            for (key, at), recorded in list(self.tables.items())
             if at == version and self.of_table[key].seat == seat
         ]
         assert found, f"no snapshot was built at version {version}"
