@@ -1,6 +1,6 @@
 """Win rates of the fair bots against each other, with 95% intervals, and the search bot's speed.
 
-Run from the repository root (the figures are in the README, "Seat views, the sampler and fair bots")::
+Run from the repository root (the figures are in docs/guides/views.md)::
 
     python3 -m benchmarks.bots --part greedy                   # greedy against random, 2-4 players
     python3 -m benchmarks.bots --part search --players 4       # search against greedy

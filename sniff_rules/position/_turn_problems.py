@@ -40,7 +40,7 @@ def _credit_bounds(state: State) -> tuple[tuple[int, int], ...]:
     Round 1 starts at 0, so its points are the score itself (plus the
     settlement, once the round is over). A later round starts below the
     target less the last settlement, and above what the rounds before can
-    have taken, :data:`MAX_SIDE_DEDUCTION` each.
+    have taken, ``MAX_SIDE_DEDUCTION`` each.
     """
     rules, number, record = state.rules, state.round_number, state.last_round
     sides, target = rules.sides, rules.target

@@ -6,21 +6,21 @@ replays) through a :class:`~sniff_rules.protocol.remote.RemoteEngine`, one
 verdict per named vector; each answer must be this library's (the oracle,
 which passes every vector) and the vector's own:
 
-====================  =====================================================================
-file (kind)           through the protocol
-====================  =====================================================================
-``perft.json``        each position dealt by ``new_match`` and its moves by ``apply``, then
-                      the move sequences counted by ``legal_moves`` and ``apply`` to every
-                      depth whose tree stays within :data:`PERFT_NODES` requests
-``refusals.json``     each move by ``apply``, each next round by ``next_round``, house
-                      rules and deals by ``new_match``: refused citing the one rule
-``settlement.json``   hands by ``settle``; scenarios move by move by ``apply`` and
-                      ``legal_moves``
+======================  =====================================================================
+file (kind)             through the protocol
+======================  =====================================================================
+``perft.json``          each position dealt by ``new_match`` and its moves by ``apply``, then
+                        the move sequences counted by ``legal_moves`` and ``apply`` to every
+                        depth whose tree stays within :data:`PERFT_NODES` requests
+``refusals.json``       each move by ``apply``, each next round by ``next_round``, house
+                        rules and deals by ``new_match``: refused citing the one rule
+``settlement.json``     hands by ``settle``; scenarios move by move by ``apply`` and
+                        ``legal_moves``
 ``seed_examples.json``  each layout by ``score``: its end count, points and open points,
-                      or the refusal of its last placement
-``randomness.json``   seeded deals by ``new_match`` and next rounds by ``next_round``
-``limits.json``       house rules at their limits by ``new_match``, move texts by ``apply``
-====================  =====================================================================
+                        or the refusal of its last placement
+``randomness.json``     seeded deals by ``new_match`` and next rounds by ``next_round``
+``limits.json``         house rules at their limits by ``new_match``, move texts by ``apply``
+======================  =====================================================================
 
 What the protocol does not carry is out of its scope and not run (see
 ``specs/protocol.md``): the geometry and the paper tally (``geometry.json``,

@@ -30,7 +30,7 @@ settlement, raw points as the score keeps them) less the mean of all sides' net 
 round cap ends the match, the sides with the highest score share the win: each gets
 ``(sides - k) / (k * (sides - 1))`` for ``k`` leaders, the others ``-1 / (sides - 1)``.
 
-**Observations** (:func:`make_py_observer`, see :mod:`sniff_rules.adapters.openspiel.observer`) hold the
+**Observations** (:meth:`AmericanSniffGame.make_py_observer`; :mod:`sniff_rules.adapters.openspiel.observer`) hold the
 seat's hand and waiting drawn tile, the tiles on the table, the open points and the values they
 show, the counted contributions and the end count, every hand's size, the boneyard's size and
 the scores; the information state adds the history with perfect recall: each move of the round
