@@ -27,8 +27,9 @@ TYPED: Final = "1\n" * 200
 def _play(*options: str, players: int = 2) -> subprocess.CompletedProcess[str]:
     command = [sys.executable, "-m", "sniff_rules", "play", "--players", str(players), "--seed", "3"]
     env = {**{key: value for key, value in os.environ.items() if key != "NO_COLOR"}, "PYTHONPATH": str(ROOT)}
+    # The widest layout: lines are compared and searched with the bot's command in them, which no wrap may split.
     return subprocess.run(
-        [*command, "--target", "60", *options],
+        [*command, "--target", "60", "--width", "500", *options],
         input=TYPED,
         capture_output=True,
         text=True,
