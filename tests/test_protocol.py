@@ -175,14 +175,17 @@ BROKEN: Final = [
     ("plays-on-after-the-win", "must be refused"),
     ("deals-by-the-clock", "SETUP-5"),
     ("cites-end-1-after-the-win", "citing 'END-1', where the library cites MATCH-2"),
-    ("counts-covered-doubles", "POINTS-2"),
+    # Its wrong count gives wrong points: the differential sees the points differ (POINTS-2) or, when they
+    # carry a side past the target, the state the engine answers refused (MATCH-1), whichever example it meets.
+    ("counts-covered-doubles", "POINTS-2|MATCH-1"),
     ("fifth-points", "SETTLE-4"),
     ("lists-a-tile-once", "legal moves lack"),
     ("rounds-three-down", "SETTLE-1"),
     ("rounds-partners-together", "SETTLE-2"),
 ]
 """Each broken adapter of tests/test_stateful.py and each broken copy of tests/crosshair_broken that the
-protocol can carry, by its fault in tests/protocol/engine_with.py, and what its verdict names."""
+protocol can carry, by its fault in tests/protocol/engine_with.py, and what its verdict names (one of the
+texts between ``|``)."""
 
 
 @pytest.mark.parametrize(("fault", "found"), BROKEN)
@@ -193,7 +196,7 @@ def test_check_engine_catches_and_shrinks_a_broken_engine(
     adapter behind the protocol exits 1 with a shrunk replay file that fails again and that the library passes."""
     out_file = tmp_path / "failure.jsonl"
     status, out = check(["--no-vectors", "--examples", "100", "--out", str(out_file), "--", *FAULTY, fault], capsys)
-    assert (1, True) == (status, found in out), out
+    assert (1, True) == (status, any(text in out for text in found.split("|"))), out
     assert f"--replay {out_file}" in out
     replayed, again = check(["--replay", str(out_file), "--", *FAULTY, fault], capsys)
     assert (1, True) == (replayed, "FAIL replay" in again), again

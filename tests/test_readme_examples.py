@@ -1,4 +1,5 @@
-"""The README's examples: each gives one output on every run, and each adapter snippet runs when copied alone."""
+"""The examples of the README and of the adapters' guides (``docs/guides/openspiel.md``, ``pettingzoo.md``): each
+gives one output on every run, and each adapter snippet runs when copied alone."""
 
 from __future__ import annotations
 
@@ -18,10 +19,16 @@ RUNS = 50
 about 1 run in 20 differ, so 50 identical runs would rarely pass with it unseeded."""
 
 
+GUIDES = {
+    "OpenSpiel": ROOT / "docs" / "guides" / "openspiel.md",
+    "PettingZoo": ROOT / "docs" / "guides" / "pettingzoo.md",
+}
+"""The adapters' guides, where their examples live since the README became short."""
+
+
 def sections() -> dict[str, str]:
-    """The README's text under each ``## `` heading, by heading."""
-    parts = re.split(r"^## (.+)$", README.read_text(encoding="utf-8"), flags=re.MULTILINE)
-    return dict(zip(parts[1::2], parts[2::2], strict=True))
+    """Each adapter guide's text, by its name."""
+    return {name: path.read_text(encoding="utf-8") for name, path in GUIDES.items()}
 
 
 def snippets(section: str) -> list[str]:
@@ -104,9 +111,11 @@ def test_the_readme_gives_its_outputs_under_any_hash_seed(hash_seed: str) -> Non
     a seeded example has left."""
     pytest.importorskip("pyspiel", reason="the README's OpenSpiel example needs the [openspiel] extra")
     pytest.importorskip("pettingzoo", reason="the README's PettingZoo example needs the [pettingzoo] extra")
+    files = [str(README), *map(str, GUIDES.values())]
     script = (
         "import doctest, sys; "
-        f"failed, _ = doctest.testfile({str(README)!r}, module_relative=False, optionflags=doctest.ELLIPSIS); "
+        "failed = sum(doctest.testfile(name, module_relative=False, optionflags=doctest.ELLIPSIS)[0] "
+        f"for name in {files!r}); "
         "sys.exit(1 if failed else 0)"
     )
     env = {"PYTHONHASHSEED": hash_seed, "PATH": "/usr/bin:/bin"}
