@@ -16,8 +16,10 @@ let shown = null;          // the snapshot on screen
 let selected = null;       // the hand tile chosen, e.g. "[1|4]"
 let socket = null;
 let pendingClick = null;   // the time of the click whose move is on its way
-window.sniffMoveTimes = []; // click-to-shown times of the person's moves, in milliseconds
-window.sniffShown = [];     // [version, status] of every snapshot drawn, in order
+// The page keeps no record of what it drew. It announces each drawing as a DOM event instead, for whatever embeds
+// or tests the page: "sniff:shown" (detail {version, status}) for every snapshot, "sniff:move-shown" (detail {ms},
+// click to painted) for each of the person's moves. Nothing grows however long the page stays open.
+function announce(name, detail) { document.dispatchEvent(new CustomEvent(name, { detail })); }
 
 function readSeat() {
   const found = new URLSearchParams(location.hash.slice(1));
@@ -150,7 +152,6 @@ function render(snap) {
   const before = fresh ? 0 : shown.view.history.length;
   if (fresh) $("log").textContent = "";
   shown = snap;
-  window.sniffShown.push([snap.version, snap.status]);
   document.body.dataset.status = snap.status;
   const view = snap.view;
   $("setup").hidden = true;
@@ -173,8 +174,9 @@ function render(snap) {
   if (pendingClick !== null) {
     const clicked = pendingClick;
     pendingClick = null;
-    requestAnimationFrame(() => window.sniffMoveTimes.push(performance.now() - clicked));
+    requestAnimationFrame(() => announce("sniff:move-shown", { ms: performance.now() - clicked }));
   }
+  announce("sniff:shown", { version: snap.version, status: snap.status });
 }
 
 function statusText(snap) {
