@@ -291,8 +291,8 @@ def test_a_move_out_of_turn_is_refused_while_a_bot_thinks() -> None:
 
 def test_a_move_after_the_round_or_the_match_cites_the_end_not_the_turn() -> None:
     """END-1 MATCH-2 CONV-3: a move posted once the round is settled, or the match won, is refused by the
-    rule of the end, as apply refuses it, not by TURN-2."""
-    refusals: dict[str, tuple[int, str]] = {}
+    rule of the end, as apply refuses it, not by TURN-2, in a sentence a player can read."""
+    refusals: dict[str, tuple[int, str, str]] = {}
     with client_of() as client:
         session, _ = start(client, ["person", "greedy"])
         with updates(client) as socket:
@@ -306,7 +306,7 @@ def test_a_move_after_the_round_or_the_match_cites_the_end_not_the_turn() -> Non
                 acted = snapshot["version"]
                 if status in ("round-over", "match-over"):
                     late = client.post("/api/move", headers=header(session), json={"move": "draw", "version": acted})
-                    refusals.setdefault(status, (late.status_code, late.json()["rule"]))
+                    refusals.setdefault(status, (late.status_code, late.json()["rule"], late.json()["message"]))
                     if status == "match-over":
                         break
                     answer = client.post("/api/next-round", headers=header(session), json={"version": acted})
@@ -314,7 +314,10 @@ def test_a_move_after_the_round_or_the_match_cites_the_end_not_the_turn() -> Non
                     move = snapshot["view"]["options"][0]["move"]
                     answer = client.post("/api/move", headers=header(session), json={"move": move, "version": acted})
                 assert 200 == answer.status_code, answer.text
-    assert {"round-over": (409, "END-1"), "match-over": (409, "MATCH-2")} == refusals
+    assert {
+        "round-over": (409, "END-1", "END-1: no move now, the round is over: the next one is dealt first"),
+        "match-over": (409, "MATCH-2", "MATCH-2: no move now, the match is over"),
+    } == refusals
 
 
 @pytest.mark.parametrize(

@@ -170,8 +170,10 @@ def read_move(table: Table, token: str, text: str) -> Move:
     if named is not None and int(named.group(1)) != seat:
         raise WebError(403, "not-your-seat", f"this token plays seat {seat}, not seat {named.group(1)}", "TURN-2")
     if table.phase is not Phase.PLAYING:
-        rule = "MATCH-2" if table.phase is Phase.MATCH_OVER else "END-1"
-        raise WebError(409, "not-your-turn", f"no move now: the {status_of(table, seat).replace('-', ' ')}", rule)
+        over = table.phase is Phase.MATCH_OVER
+        rule = "MATCH-2" if over else "END-1"
+        why = "the match is over" if over else "the round is over: the next one is dealt first"
+        raise WebError(409, "not-your-turn", f"{rule}: no move now, {why}", rule)
     if table.to_move != seat:
         raise WebError(409, "not-your-turn", f"it is seat {table.to_move}'s turn", "TURN-2")
     try:

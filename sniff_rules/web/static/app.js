@@ -123,7 +123,31 @@ async function resume() {
 
 function nameOf(index) {
   const player = shown.players[index];
-  return index === shown.seat ? "You" : `Seat ${index} (${player.name})`;
+  if (index === shown.seat) return "You";
+  const partner = shown.view.rules.players === 4 && player.side === shown.players[shown.seat].side;
+  return `Seat ${index} (${partner ? "your partner, " : ""}${player.name.toLowerCase()})`;
+}
+
+// The name of a score, as the terminal says it: "you", "seat 1", and at four players "you and seat 2" or
+// "seats 1 and 3". With `capital`, for the start of a sentence.
+function sideName(side, capital) {
+  const seats = shown.players.filter((player) => player.side === side).map((player) => player.seat);
+  let name;
+  if (seats.length === 1) name = seats[0] === shown.seat ? "you" : `seat ${seats[0]}`;
+  else if (seats.includes(shown.seat)) name = `you and seat ${seats.find((other) => other !== shown.seat)}`;
+  else name = `seats ${seats.join(" and ")}`;
+  return capital ? name[0].toUpperCase() + name.slice(1) : name;
+}
+
+// "win" or "wins" after a side's name: "you win", "you and seat 2 win", "seat 1 wins".
+function winsOf(side) {
+  const seats = shown.players.filter((player) => player.side === side);
+  return seats.length > 1 || seats[0].seat === shown.seat ? "win" : "wins";
+}
+
+// What an option would score, said before it is chosen: "end count 15, 15 points" or "end count 9, no points".
+function pointsText(option) {
+  return `end count ${option.end_count}, ${option.points ? `${option.points} points` : "no points"}`;
 }
 
 function el(tag, attributes, text) {
@@ -141,7 +165,7 @@ function describe(event) {
     case "drew": return [`${nameOf(event.seat)} drew ${event.tile || "a tile"}` + (event.must_place ? " and must place it" : ""), ""];
     case "passed": return [`${nameOf(event.seat)} passed`, ""];
     case "round-ended": return [event.finisher === null ? "The round is blocked." : `${nameOf(event.finisher)} went out.`, "points"];
-    case "match-won": return [`${nameOf(event.seat)} reached the target: side ${event.side} wins the match.`, "points"];
+    case "match-won": return [`${nameOf(event.seat)} reached the target: ${sideName(event.side)} ${winsOf(event.side)} the match.`, "points"];
     default: return [event.event, ""];
   }
 }
@@ -184,16 +208,18 @@ function statusText(snap) {
   switch (snap.status) {
     case "your-turn": {
       if (view.drawn) return `Your turn: place the tile you drew, ${view.drawn}.`;
-      if (view.options.every((option) => option.kind !== "place")) return `Your turn: no tile fits, ${view.options[0].kind}.`;
-      return selected ? `Your turn: click a marked point to play ${selected} there.` : "Your turn: click a tile, then where it goes.";
+      if (view.options.every((option) => option.kind !== "place")) {
+        return view.options[0].kind === "draw" ? "Your turn: no tile fits, so draw one." : "Your turn: no tile fits and the boneyard is empty, so pass.";
+      }
+      if (!view.layout.placements.length) return "Your turn: you lead. Choose the tile to lead with.";
+      return selected ? `Your turn: choose a marked point to play ${selected} there.` : "Your turn: choose a tile, then where it goes.";
     }
     case "bot-turn": return `${nameOf(view.to_move)} is thinking…`;
-    case "person-turn": return `${nameOf(view.to_move)} is to move.`;
+    case "person-turn": return `${nameOf(view.to_move)} is to play.`;
     case "round-over": return `Round ${view.round} is over.`;
     default: {
       const side = view.winner;
-      const seats = snap.players.filter((player) => player.side === side).map((player) => player.seat);
-      return seats.includes(snap.seat) ? "You win the match!" : `Side ${side} (seat ${seats.join(" and ")}) wins the match.`;
+      return `${sideName(side, true)} ${winsOf(side)} the match${side === snap.players[snap.seat].side ? "!" : "."}`;
     }
   }
 }
@@ -203,12 +229,13 @@ function drawScores(view) {
   body.textContent = "";
   for (const player of shown.players) {
     const row = el("tr", { class: [player.seat === view.to_move && view.phase === "playing" ? "to-move" : "", player.seat === shown.seat ? "you" : ""].join(" ") });
-    const partners = shown.players.filter((other) => other.side === player.side && other.seat !== player.seat);
-    row.append(el("td", {}, String(player.seat)), el("td", {}, player.name),
-      el("td", {}, partners.length ? `${player.side} (with seat ${partners[0].seat})` : String(player.side)),
+    row.append(el("td", {}, String(player.seat)), el("td", {}, player.name), el("td", {}, sideName(player.side)),
       el("td", {}, String(view.hand_sizes[player.seat])), el("td", {}, String(view.scores[player.side])));
     body.append(row);
   }
+  $("scores").classList.toggle("partners", shown.view.rules.players === 4);
+  // Folded, the box still says the scores: "Scores: you and seat 2: 35, seats 1 and 3: 20".
+  $("scores-summary").textContent = "Scores: " + view.scores.map((score, side) => `${sideName(side)}: ${score}`).join(", ");
   $("round-info").textContent = `Round ${view.round} · target ${view.rules.target} · boneyard ${view.boneyard_size} tiles`;
 }
 
@@ -247,21 +274,24 @@ function drawLayout(snap) {
   // The open points as buttons too, whether or not the picture is drawn: each is a target to click.
   if (layout.open_points.length) points.append("Open points: ");
   for (const point of layout.open_points) {
-    points.append(el("button", { type: "button", class: "point-button sniff-point", "data-point": point }, point));
+    const button = el("button", { type: "button", class: "point-button sniff-point", "data-point": point });
+    button.append(el("span", { class: "where" }, point));
+    points.append(button);
   }
   const parts = layout.contributions.map((item) => String(item.value));
+  // An empty table is said once: by the picture when it is drawn, by this line when only text is shown.
   $("count").textContent = layout.placements.length
     ? `End count ${layout.end_count}` + (parts.length > 1 ? ` = ${parts.join(" + ")}` : "") +
       (layout.end_count % 5 === 0 && layout.end_count ? ` (scores ${layout.end_count})` : "")
-    : "The layout is empty: the opener leads.";
+    : snap.layout.svg ? "" : "The layout is empty: the opener leads.";
   markTargets();
 }
 
 function drawHand(view) {
   const hand = $("hand");
   hand.textContent = "";
-  const tiles = view.drawn ? [view.drawn, ...view.hand] : view.hand;
-  for (const tile of tiles) {
+  // The hand already holds a tile just drawn (view.drawn names it): each tile is one button.
+  for (const tile of view.hand) {
     const playable = view.options.some((option) => option.tile === tile);
     const button = el("button", { type: "button", class: "tile sniff-hand-tile" + (tile === selected ? " selected" : ""), "data-tile": tile }, tile);
     if (!playable) button.disabled = true;
@@ -279,12 +309,38 @@ function targetsOf(tile) {
 
 function markTargets() {
   const wanted = new Map(selected ? targetsOf(selected).map((option) => [option.point, option]) : []);
+  for (const mark of document.querySelectorAll("#layout .sniff-gain, #open-points .gain")) mark.remove();
   for (const point of document.querySelectorAll(".sniff-point")) {
     const option = wanted.get(point.getAttribute("data-point"));
     point.classList.toggle("target", option !== undefined);
-    if (option) point.setAttribute("title", `end count ${option.end_count}` + (option.points ? `, ${option.points} points` : ""));
-    else point.removeAttribute("title");
+    if (!option) { point.removeAttribute("title"); continue; }
+    point.setAttribute("title", pointsText(option));
+    if (point.tagName === "BUTTON") point.append(el("span", { class: "gain" }, option.points ? `+${option.points} points` : "no points"));
+    else if (option.points) markGain(point, option);
   }
+}
+
+// A target on the picture that scores shows its points beside its ring, "+15" (the list below says "no points"
+// for the others). Sized by the ring, since the picture's units change with the layout's extent.
+function markGain(point, option) {
+  const ring = point.querySelector("circle");
+  if (!ring) return;
+  const x = Number(ring.getAttribute("cx"));
+  const y = Number(ring.getAttribute("cy"));
+  const radius = Number(ring.getAttribute("r"));
+  const size = radius * 1.6;
+  const top = point.ownerSVGElement.viewBox.baseVal.y;
+  const label = document.createElementNS("http://www.w3.org/2000/svg", "text");
+  label.setAttribute("class", "sniff-gain");
+  label.setAttribute("x", String(x));
+  // Above the ring, or below it where the ring sits at the picture's top edge.
+  label.setAttribute("y", String(y - radius - size * 1.1 < top ? y + radius + size : y - radius - size * 0.25));
+  label.setAttribute("text-anchor", "middle");
+  label.setAttribute("font-size", String(size));
+  label.setAttribute("stroke-width", String(size / 5));
+  label.textContent = `+${option.points}`;
+  // Beside the mark, not in it: the mark's own box stays its ring, where a tap lands.
+  point.after(label);
 }
 
 function drawRoundEnd(view) {
@@ -292,20 +348,40 @@ function drawRoundEnd(view) {
   const ended = view.phase !== "playing" && last && (last.event === "round-ended" || last.event === "match-won");
   $("round-end").hidden = !ended;
   if (!ended) return;
+  const settled = last.event === "round-ended" ? last : null;
   const body = $("revealed").querySelector("tbody");
   body.textContent = "";
   last.hands.forEach((hand, seat) => {
     const pips = hand.reduce((sum, tile) => sum + Number(tile[1]) + Number(tile[3]), 0);
-    const deducted = last.event === "round-ended" ? String(last.settlement.deductions[seat]) : "—";
-    const row = el("tr");
-    row.append(el("td", {}, nameOf(seat)), el("td", {}, hand.join(" ") || "(out)"), el("td", {}, String(pips)),
-      el("td", {}, deducted));
+    const row = el("tr", { class: seat === shown.seat ? "you" : "" });
+    row.append(el("td", {}, nameOf(seat)), el("td", {}, hand.join(" ") || "none: out"), el("td", {}, String(pips)),
+      el("td", {}, settled ? String(settled.settlement.deductions[seat]) : "—"));
     body.append(row);
   });
-  if (last.event === "round-ended") {
-    $("round-end-title").textContent = `Round ${last.round} settled: scores ${last.scores_before.join("–")} → ${last.scores_after.join("–")}`;
+  const after = settled ? settled.scores_after : last.scores;
+  const before = settled ? settled.scores_before : null;
+  // At the match's end no settlement is made (MATCH-1): the final scores alone.
+  $("side-scores").classList.toggle("final", !settled);
+  const scores = $("side-scores").querySelector("tbody");
+  scores.textContent = "";
+  after.forEach((score, side) => {
+    const mine = side === shown.players[shown.seat].side;
+    const change = before ? score - before[side] : null;
+    const row = el("tr", { class: mine ? "you" : "" });
+    row.append(el("td", {}, sideName(side, true)), el("td", {}, before ? String(before[side]) : "—"),
+      el("td", {}, change === null ? "—" : (change > 0 ? `+${change}` : String(change))), el("td", {}, String(score)));
+    scores.append(row);
+  });
+  if (settled) {
+    $("round-end-title").textContent = `Round ${last.round}: ` +
+      (last.finisher === null ? "blocked, no one went out." : `${last.finisher === shown.seat ? "you" : nameOf(last.finisher)} went out.`);
+    $("round-end-story").textContent = "Every hand is shown. Each hand's pips, rounded to 5, come off its side's score " +
+      "(SETTLE-1, SETTLE-2); the one who went out loses nothing.";
   } else {
-    $("round-end-title").textContent = `${statusText(shown)} Final scores ${last.scores.join("–")}.`;
+    $("round-end-title").textContent = `${statusText(shown)} Final scores: ` +
+      after.map((score, side) => `${sideName(side)} ${score}`).join(", ") + ".";
+    $("round-end-story").textContent = `${nameOf(last.seat)} reached the target of ${view.rules.target} with ` +
+      `${last.placement} in round ${last.round}; the match ends there, with no settlement (MATCH-1). The hands left:`;
   }
   $("next-round").hidden = last.event !== "round-ended";
   $("download-record").hidden = shown.status !== "match-over";
@@ -382,6 +458,16 @@ $("setup-form").addEventListener("submit", (event) => {
   }
   start(seats).catch((err) => { $("status").textContent = err.message; });
 });
+
+// At phone width the scores and the plays start folded under their one-line summaries, so the picture and the
+// hand fill the screen; wider, they start open beside the picture. A person's own folding is kept until the
+// screen crosses the width again (a phone turned on its side).
+const PHONE = window.matchMedia("(max-width: 599px)");
+function foldForScreen() {
+  for (const box of document.querySelectorAll("details.fold")) box.open = !PHONE.matches;
+}
+PHONE.addEventListener("change", foldForScreen);
+foldForScreen();
 
 fillSetup();
 api("GET", "/api/bots").then((offered) => { botChoices = offered; fillSetup(); })
