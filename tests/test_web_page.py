@@ -12,19 +12,18 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("starlette", reason="the browser game needs the web extra: pip install 'sniff-rules[web]'")
-pytest.importorskip("uvicorn", reason="the browser game needs the web extra: pip install 'sniff-rules[web]'")
-sync_api = pytest.importorskip("playwright.sync_api", reason="the browser test needs playwright (the test extra)")
-if not Path("/usr/bin/chromium").exists():
-    pytest.skip("no Chromium at /usr/bin/chromium: install it with `apt-get install chromium`", allow_module_level=True)
+import browser_skip  # noqa: F401  (skips this module where no browser test can run)
 
-from browser_support import CHROMIUM, CHROMIUM_ARGS, WAIT_MS, screen_page, serving  # noqa: E402
-from sniff_rules import Rules  # noqa: E402
-from sniff_rules.formats.view_json import option_to_data  # noqa: E402
-from sniff_rules.play.table import Table  # noqa: E402
-from sniff_rules.state import Phase  # noqa: E402
-from sniff_rules.web.app import default_layouter  # noqa: E402
-from sniff_rules.web.seats import snapshot  # noqa: E402
+# isort: split
+from playwright import sync_api
+
+from browser_support import CHROMIUM, CHROMIUM_ARGS, WAIT_MS, screen_page, serving
+from sniff_rules import Rules
+from sniff_rules.formats.view_json import option_to_data
+from sniff_rules.play.table import Table
+from sniff_rules.state import Phase
+from sniff_rules.web.app import default_layouter
+from sniff_rules.web.seats import snapshot
 
 TOKEN = "token-of-seat-0-abcdefghijk"
 APP_JS = Path(__file__).resolve().parent.parent / "sniff_rules" / "web" / "static" / "app.js"

@@ -8,17 +8,15 @@ MATCH-1). Each screen is saved as ``test-artifacts/page-SIZE-SCREEN.png``.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
-pytest.importorskip("starlette", reason="the browser game needs the web extra: pip install 'sniff-rules[web]'")
-pytest.importorskip("uvicorn", reason="the browser game needs the web extra: pip install 'sniff-rules[web]'")
-sync_api = pytest.importorskip("playwright.sync_api", reason="the browser test needs playwright (the test extra)")
-if not Path("/usr/bin/chromium").exists():
-    pytest.skip("no Chromium at /usr/bin/chromium: install it with `apt-get install chromium`", allow_module_level=True)
+import browser_skip  # noqa: F401  (skips this module where no browser test can run)
 
-from browser_support import (  # noqa: E402
+# isort: split
+from playwright import sync_api
+
+from browser_support import (
     ARTIFACTS,
     CHROMIUM,
     CHROMIUM_ARGS,
