@@ -98,6 +98,13 @@ SIZES: dict[str, tuple[int, int, bool]] = {
 }
 """The screens the page is tested and pictured at: name to (CSS width, height, a touch phone)."""
 
+EDGE_SIZES: dict[str, tuple[int, int, bool]] = {
+    "small-phone": (360, 640, True),
+    "phone-landscape": (844, 390, True),
+    "wide": (1920, 1080, False),
+}
+"""The ends of the range the page is laid out for, portrait and landscape, checked screen by screen."""
+
 SCREENS = ("setup", "lobby", "turn", "round-over", "match-over")
 """The screens of a match, in the order a player meets them: the new-match form, the table of people with its
 invite links, the person's turn with a tile chosen and its targets marked, a settled round, the match's end."""
@@ -230,7 +237,7 @@ def _move(page: Page, tap: Callable[[str], None], chosen: Callable[[], None]) ->
 def screen_page(browser: Browser, size: str) -> Page:
     """A fresh page of the named :data:`SIZES` (a touch phone with ``is_mobile`` and ``has_touch``), its own
     storage, the :data:`RECORDER` installed."""
-    width, height, phone = SIZES[size]
+    width, height, phone = {**SIZES, **EDGE_SIZES}[size]
     context = browser.new_context(
         viewport={"width": width, "height": height}, is_mobile=phone, has_touch=phone, device_scale_factor=1
     )

@@ -17,7 +17,17 @@ import browser_skip  # noqa: F401  (skips this module where no browser test can 
 # isort: split
 from playwright import sync_api
 
-from browser_support import CHROMIUM, CHROMIUM_ARGS, WAIT_MS, screen_page, serving
+from browser_support import (
+    ARTIFACTS,
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    EDGE_SIZES,
+    WAIT_MS,
+    layout_problems,
+    screen_page,
+    serving,
+    shot_of,
+)
 from sniff_rules import Rules
 from sniff_rules.formats.view_json import option_to_data
 from sniff_rules.play.table import Table
@@ -156,3 +166,31 @@ def test_every_target_shows_its_points_before_it_is_chosen(page_of: Callable[[st
     pictured = page.eval_on_selector_all("#layout svg .sniff-gain", "(marks) => marks.map((m) => m.textContent)")
     assert [[one["point"], f"+{one['points']} points" if one["points"] else "no points"] for one in options] == listed
     assert [f"+{one['points']}" for one in options if one["points"]] == pictured
+
+
+@pytest.mark.parametrize("size", list(EDGE_SIZES))
+def test_the_ends_of_the_range_lay_out_a_turn_and_a_round_end(page_of: Callable[[str], Any], size: str) -> None:
+    """At 360x640, a phone on its side and 1920x1080: a turn with a tile chosen and a settled round fit the
+    screen, their boxes apart, every control a touch target on a touch screen."""
+    turn = played_until(
+        lambda table: (
+            table.to_move == 0
+            and len(table.view(TOKEN).layout.placements) > 3
+            and any(one["kind"] == "place" for one in map(option_to_data, table.view(TOKEN).options))
+        )
+    )
+    ended = played_until(lambda table: table.phase is Phase.ROUND_OVER)
+    page = page_of(size)
+    touch = EDGE_SIZES[size][2]
+    data = drawn(page, turn)
+    tile = next(one["tile"] for one in data["view"]["options"] if one["kind"] == "place")
+    page.click(f'#hand [data-tile="{tile}"]')
+    problems = {"turn": layout_problems(page, touch)}
+    page.screenshot(path=str(ARTIFACTS / shot_of(size, "turn")), full_page=True)
+    # Another table's round end: the page draws it as a fresh table, once it has left the first.
+    page.evaluate("() => forget('left')")
+    drawn(page, ended)
+    problems["round-over"] = layout_problems(page, touch)
+    page.screenshot(path=str(ARTIFACTS / shot_of(size, "round-over")), full_page=True)
+    assert [True, True] == [page.is_visible("#round-end"), page.is_visible("#revealed")]
+    assert {"turn": [], "round-over": []} == problems

@@ -128,6 +128,12 @@ function nameOf(index) {
   return `Seat ${index} (${partner ? "your partner, " : ""}${player.name.toLowerCase()})`;
 }
 
+// A seat's name inside a sentence: "you", "seat 1 (greedy bot)".
+function inSentence(index) {
+  const name = nameOf(index);
+  return name[0].toLowerCase() + name.slice(1);
+}
+
 // The name of a score, as the terminal says it: "you", "seat 1", and at four players "you and seat 2" or
 // "seats 1 and 3". With `capital`, for the start of a sentence.
 function sideName(side, capital) {
@@ -159,7 +165,7 @@ function el(tag, attributes, text) {
 
 function describe(event) {
   switch (event.event) {
-    case "dealt": return [`Round ${event.round} dealt, ${event.hand_size} tiles each; ${nameOf(event.opener)} ${event.opener === shown.seat ? "lead" : "leads"}.`, ""];
+    case "dealt": return [`Round ${event.round} dealt, ${event.hand_size} tiles each; ${inSentence(event.opener)} ${event.opener === shown.seat ? "lead" : "leads"}.`, ""];
     case "placed": return [`${nameOf(event.seat)}: ${event.placement}, end count ${event.end_count}` +
       (event.points ? `, ${event.points} points` : ""), event.points ? "points" : ""];
     case "drew": return [`${nameOf(event.seat)} drew ${event.tile || "a tile"}` + (event.must_place ? " and must place it" : ""), ""];
@@ -362,6 +368,7 @@ function drawRoundEnd(view) {
   const before = settled ? settled.scores_before : null;
   // At the match's end no settlement is made (MATCH-1): the final scores alone.
   $("side-scores").classList.toggle("final", !settled);
+  $("revealed").classList.toggle("final", !settled);
   const scores = $("side-scores").querySelector("tbody");
   scores.textContent = "";
   after.forEach((score, side) => {
@@ -374,7 +381,7 @@ function drawRoundEnd(view) {
   });
   if (settled) {
     $("round-end-title").textContent = `Round ${last.round}: ` +
-      (last.finisher === null ? "blocked, no one went out." : `${last.finisher === shown.seat ? "you" : nameOf(last.finisher)} went out.`);
+      (last.finisher === null ? "blocked, no one went out." : `${inSentence(last.finisher)} went out.`);
     $("round-end-story").textContent = "Every hand is shown. Each hand's pips, rounded to 5, come off its side's score " +
       "(SETTLE-1, SETTLE-2); the one who went out loses nothing.";
   } else {
