@@ -17,7 +17,7 @@ const Keyboard = (() => {
   const PIPS = ["blank", "one", "two", "three", "four", "five", "six"];
   const PORTS = { "chain-a": "side A", "chain-b": "side B", "arm-a": "arm A", "arm-b": "arm B" };
   const SPOKEN_KEPT = 6; // the live region keeps this many sentences: a listener hears each once, nothing piles up
-  const FIRST_BACKLOG = 1; // a page opened mid-round speaks its last event only, not the whole round so far
+  const FIRST_BACKLOG = 4; // a page opened mid-round tells no more of the round so far than its last events
 
   let place = null; // where the player's focus was: {where: "hand" | "point" | "control" | "elsewhere", tile, index}
   let heard = null; // what has been spoken: {round, events, scores}
@@ -120,7 +120,10 @@ const Keyboard = (() => {
     const view = snap.view;
     const fresh = !heard || heard.round !== view.round;
     let from = fresh ? 0 : heard.events;
-    if (!heard) from = Math.max(0, view.history.length - FIRST_BACKLOG);
+    if (!heard && view.history.length > FIRST_BACKLOG) {
+      from = view.history.length - 1;
+      say(`Round ${view.round}: ${from} earlier plays are in the list of plays.`);
+    }
     let scores = heard ? heard.scores : view.scores.join(",");
     for (const event of view.history.slice(from)) {
       const words = eventWords(snap, event);
