@@ -11,13 +11,10 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import attrs
 import pytest
-
-if TYPE_CHECKING:
-    from playwright.sync_api import Page
 
 pytest.importorskip("starlette", reason="the browser game needs the web extra: pip install 'sniff-rules[web]'")
 pytest.importorskip("uvicorn", reason="the browser game needs the web extra: pip install 'sniff-rules[web]'")
@@ -26,17 +23,9 @@ if not Path("/usr/bin/chromium").exists():
     pytest.skip("no Chromium at /usr/bin/chromium: install it with `apt-get install chromium`", allow_module_level=True)
 
 from browser_support import CHROMIUM, CHROMIUM_ARGS, RECORDER, WAIT_MS, serving, shown_count, status  # noqa: E402
+from keyboard_support import FOCUS, hand, one_turn, start_by_keys  # noqa: E402
 from sniff_rules.formats.record_json import record_from_data  # noqa: E402
 from sniff_rules.play.events import Dealt, Drew, MatchWon, Passed, Placed, RoundEnded  # noqa: E402
-
-FOCUS = """() => {
-  const on = document.activeElement;
-  if (!on || on === document.body) return "body";
-  if (on.matches("#hand [data-tile]")) return "tile:" + on.getAttribute("data-tile");
-  if (on.matches("#open-points .sniff-point")) return "point:" + on.getAttribute("data-point");
-  return "#" + on.id;
-}"""
-"""What has the focus: a tile of the hand, an open point, or a control by its id."""
 
 KEYS_RECORDER = (
     RECORDER
@@ -74,75 +63,10 @@ class Played:
     """Every event of the match, from its record."""
 
 
-def hand(page: Page) -> list[tuple[str, bool]]:
-    """The tiles of the hand in order, each with whether it may be played."""
-    found: list[list[Any]] = page.evaluate(
-        "Array.from(document.querySelectorAll('#hand [data-tile]'), (t) => [t.getAttribute('data-tile'), !t.disabled])"
-    )
-    return [(str(tile), bool(free)) for tile, free in found]
-
-
 def nearest(tiles: list[tuple[str, bool]], index: int) -> str:
     """The playable tile nearest ``index`` in the hand, the first of two as near."""
     free = [(abs(at - index), at, tile) for at, (tile, ok) in enumerate(tiles) if ok]
     return "tile:" + min(free)[2]
-
-
-def one_turn(page: Page, rng: random.Random) -> tuple[str, list[str], int | None]:
-    """The person's turn (or the round's end) by keys from where the focus is; its kind, the keys, and the hand
-    index of the tile placed."""
-    keys: list[str] = []
-
-    def press(key: str) -> None:
-        keys.append(key)
-        page.keyboard.press(key)
-
-    focus = page.evaluate(FOCUS)
-    if page.is_visible("#next-round"):
-        assert "#next-round" == focus
-        press(rng.choice(["Enter", "n"]))
-        return "next", keys, None
-    for button, key in (("#draw", "d"), ("#pass", "p")):
-        if page.is_visible(button):
-            assert button == focus
-            press(rng.choice(["Enter", key]))
-            return button[1:], keys, None
-    assert focus.startswith("tile:")
-    # By place in the hand, not by name: a hand may show a tile twice (the drawn one).
-    free = [at for at, (_, ok) in enumerate(hand(page)) if ok]
-    focused = page.evaluate(
-        "Array.from(document.querySelectorAll('#hand [data-tile]')).indexOf(document.activeElement)"
-    )
-    pick = rng.randrange(len(free))
-    index = free[pick]
-    press("Enter" if index == focused else str(pick + 1))
-    targets = page.locator("#open-points .sniff-point.target").count()
-    if not targets:
-        return "led", keys, index
-    assert page.evaluate(FOCUS).startswith("point:")
-    aim = rng.randrange(targets)
-    if aim == 0:
-        press("Enter")
-    elif aim == 1:
-        press("ArrowRight")
-        press("Enter")
-    else:
-        press(str(aim + 1))
-    return "placed", keys, index
-
-
-def start_by_keys(page: Page) -> None:
-    """Two players, the second a bot, chosen and started with the keyboard."""
-    page.keyboard.press("Tab")
-    assert "#players" == page.evaluate(FOCUS)
-    page.keyboard.press("ArrowUp")
-    page.keyboard.press("ArrowUp")
-    assert "2" == page.input_value("#players")
-    for _ in range(10):
-        if "#start" == page.evaluate(FOCUS):
-            break
-        page.keyboard.press("Tab")
-    page.keyboard.press("Enter")
 
 
 @pytest.fixture(scope="module")

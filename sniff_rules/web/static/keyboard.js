@@ -102,6 +102,9 @@ const Keyboard = (() => {
   region.setAttribute("aria-relevant", "additions");
   document.body.append(region);
 
+  // The list of plays scrolls on its own: it takes the focus, so that it can be scrolled with the arrows too.
+  $("log-box").tabIndex = 0;
+
   // The keys, said once on the page beside the hand; the hand's name points to it for a screen reader.
   const help = document.createElement("p");
   help.id = "keys-help";
@@ -155,7 +158,9 @@ const Keyboard = (() => {
     const free = playable();
     for (const tile of handTiles()) {
       const number = free.indexOf(tile) + 1;
-      const words = tileWords(tile.getAttribute("data-tile"));
+      // The name holds the text shown (what a person using voice control says), after the words.
+      const shown = tile.getAttribute("data-tile");
+      const words = `${tileWords(shown)}, ${shown}`;
       tile.setAttribute("aria-label", tile.disabled ? `${words}, cannot be played now` : words);
       tile.setAttribute("aria-pressed", tile.classList.contains("selected") ? "true" : "false");
       if (number > 0 && number <= 9) {
@@ -171,7 +176,7 @@ const Keyboard = (() => {
     for (const point of document.querySelectorAll("#open-points .sniff-point")) {
       point.tabIndex = -1;
       const number = marked.indexOf(point) + 1;
-      const where = pointWords(point.getAttribute("data-point"));
+      const where = `${pointWords(point.getAttribute("data-point"))}, ${point.getAttribute("data-point")}`;
       point.setAttribute("aria-label", number ? `${where}, ${point.getAttribute("title") || ""}`.replace(/, $/, "") : `${where}, not a target`);
       point.setAttribute("aria-disabled", number ? "false" : "true");
       if (number > 0 && number <= 9) {

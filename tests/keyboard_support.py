@@ -1,0 +1,84 @@
+"""Playing the browser game by keys, for the browser tests: where the focus is, the hand, one turn by keys from
+wherever the focus is, and a match started by keys. Imported by a test module after its own skips."""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
+FOCUS = """() => {
+  const on = document.activeElement;
+  if (!on || on === document.body) return "body";
+  if (on.matches("#hand [data-tile]")) return "tile:" + on.getAttribute("data-tile");
+  if (on.matches("#open-points .sniff-point")) return "point:" + on.getAttribute("data-point");
+  return "#" + on.id;
+}"""
+"""What has the focus: a tile of the hand, an open point, or a control by its id."""
+
+
+def hand(page: Page) -> list[tuple[str, bool]]:
+    """The tiles of the hand in order, each with whether it may be played."""
+    found: list[list[Any]] = page.evaluate(
+        "Array.from(document.querySelectorAll('#hand [data-tile]'), (t) => [t.getAttribute('data-tile'), !t.disabled])"
+    )
+    return [(str(tile), bool(free)) for tile, free in found]
+
+
+def one_turn(page: Page, rng: random.Random) -> tuple[str, list[str], int | None]:
+    """The person's turn (or the round's end) by keys from where the focus is; its kind, the keys, and the hand
+    index of the tile placed."""
+    keys: list[str] = []
+
+    def press(key: str) -> None:
+        keys.append(key)
+        page.keyboard.press(key)
+
+    focus = page.evaluate(FOCUS)
+    if page.is_visible("#next-round"):
+        assert "#next-round" == focus
+        press(rng.choice(["Enter", "n"]))
+        return "next", keys, None
+    for button, key in (("#draw", "d"), ("#pass", "p")):
+        if page.is_visible(button):
+            assert button == focus
+            press(rng.choice(["Enter", key]))
+            return button[1:], keys, None
+    assert focus.startswith("tile:")
+    # By place in the hand, not by name: a hand may show a tile twice (the drawn one).
+    free = [at for at, (_, ok) in enumerate(hand(page)) if ok]
+    focused = page.evaluate(
+        "Array.from(document.querySelectorAll('#hand [data-tile]')).indexOf(document.activeElement)"
+    )
+    pick = rng.randrange(len(free))
+    index = free[pick]
+    press("Enter" if index == focused else str(pick + 1))
+    targets = page.locator("#open-points .sniff-point.target").count()
+    if not targets:
+        return "led", keys, index
+    assert page.evaluate(FOCUS).startswith("point:")
+    aim = rng.randrange(targets)
+    if aim == 0:
+        press("Enter")
+    elif aim == 1:
+        press("ArrowRight")
+        press("Enter")
+    else:
+        press(str(aim + 1))
+    return "placed", keys, index
+
+
+def start_by_keys(page: Page) -> None:
+    """Two players, the second a bot, chosen and started with the keyboard."""
+    page.keyboard.press("Tab")
+    assert "#players" == page.evaluate(FOCUS)
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowUp")
+    assert "2" == page.input_value("#players")
+    for _ in range(10):
+        if "#start" == page.evaluate(FOCUS):
+            break
+        page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
