@@ -58,7 +58,7 @@ const Keyboard = (() => {
       const mine = seats.includes(snap.seat);
       const names = seats.map((index) => (index === snap.seat ? "you" : `seat ${index}`));
       const who = mine ? names.join(" and ") : `${seats.length > 1 ? "seats" : "seat"} ${seats.join(" and ")}`;
-      return `${who} ${score}`;
+      return `${who}: ${score}`;
     });
     return `Scores: ${sides.join("; ")}.`;
   }
