@@ -6,8 +6,10 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
+from browser_support import CHROMIUM, CHROMIUM_ARGS, WAIT_MS, shown_count
+
 if TYPE_CHECKING:
-    from playwright.sync_api import Page
+    from playwright.sync_api import Browser, Page, Playwright
 
 FOCUS = """() => {
   const on = document.activeElement;
@@ -82,3 +84,43 @@ def start_by_keys(page: Page) -> None:
             break
         page.keyboard.press("Tab")
     page.keyboard.press("Enter")
+
+
+def person_status(page: Page) -> str:
+    """The page's status once it is the person's to act on: your-turn, round-over or match-over."""
+    page.wait_for_function(
+        "() => ['your-turn', 'round-over', 'match-over'].includes(document.body.dataset.status)", timeout=WAIT_MS
+    )
+    return str(page.evaluate("document.body.dataset.status"))
+
+
+def played_turn(page: Page, rng: random.Random) -> tuple[str, list[str], int | None]:
+    """:func:`one_turn`, and the wait for the snapshot it brings."""
+    before = shown_count(page)
+    done = one_turn(page, rng)
+    page.wait_for_function(f"() => window.__sniffTest.shown.length > {before}", timeout=WAIT_MS)
+    return done
+
+
+def launched(playwright: Playwright) -> Browser:
+    """The distribution's Chromium, headless."""
+    return playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+
+
+def opened(
+    browser: Browser,
+    url: str,
+    script: str,
+    errors: list[str],
+    size: tuple[int, int] = (1200, 900),
+    reduced_motion: Any = None,
+) -> Page:
+    """A page in a context of its own (its own storage) at ``size``, running the init ``script``, its script
+    errors added to ``errors``, opened at ``url``."""
+    width, height = size
+    context = browser.new_context(viewport={"width": width, "height": height}, reduced_motion=reduced_motion)
+    page = context.new_page()
+    page.add_init_script(script)
+    page.on("pageerror", lambda error: errors.append(f"the page failed: {error}"))
+    page.goto(url)
+    return page

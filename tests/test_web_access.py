@@ -19,11 +19,8 @@ import pytest
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
-pytest.importorskip("starlette", reason="the browser game needs the web extra: pip install 'sniff-rules[web]'")
-pytest.importorskip("uvicorn", reason="the browser game needs the web extra: pip install 'sniff-rules[web]'")
-sync_api = pytest.importorskip("playwright.sync_api", reason="the browser test needs playwright (the test extra)")
-if not Path("/usr/bin/chromium").exists():
-    pytest.skip("no Chromium at /usr/bin/chromium: install it with `apt-get install chromium`", allow_module_level=True)
+from browser_needs import sync_api  # first: it skips this module without the browser or the extra
+
 AXE = Path(__file__).resolve().parent.parent / ".ci" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 if not AXE.exists():
     # CI installs it (.ci/run): there a missing axe-core is a broken run, never a skipped check.
@@ -31,8 +28,8 @@ if not AXE.exists():
         raise RuntimeError(f"no axe-core at {AXE}: .ci/run installs it with `npm ci --prefix .ci/axe`")
     pytest.skip(f"no axe-core at {AXE}: install it with `npm ci --prefix .ci/axe`", allow_module_level=True)
 
-from browser_support import CHROMIUM, CHROMIUM_ARGS, RECORDER, WAIT_MS, serving, shown_count, status  # noqa: E402
-from keyboard_support import hand, one_turn, start_by_keys  # noqa: E402
+from browser_support import RECORDER, WAIT_MS, serving, status  # noqa: E402
+from keyboard_support import hand, launched, opened, person_status, played_turn, start_by_keys  # noqa: E402
 
 SIZES = ((390, 844), (1440, 900))
 SERIOUS = ("serious", "critical")
@@ -50,31 +47,18 @@ def violations(page: Page, screen: str) -> list[str]:
     ]
 
 
-def fresh_page(browser: Browser, size: tuple[int, int], url: str) -> Page:
-    """A page of its own at ``size``, recording what the game announces, opened at ``url``."""
-    width, height = size
-    page = browser.new_context(viewport={"width": width, "height": height}).new_page()
-    page.add_init_script(RECORDER)
-    # A script error is a violation of its own: the screen it would leave is not one a person can use.
-    page.on("pageerror", lambda error: pytest.fail(f"the page failed: {error}"))
-    page.goto(url)
-    return page
-
-
 def played_screens(browser: Browser, size: tuple[int, int], url: str) -> list[str]:
     """The setup, a turn with a tile chosen, a round's end and the match's end of a match played by keys."""
+    # A script error is a finding of its own: the screen it leaves is not one a person can use.
     found: list[str] = []
-    page = fresh_page(browser, size, url)
+    page = opened(browser, url, RECORDER, found, size)
     page.wait_for_function("() => document.querySelectorAll('.bot-kind option').length > 1", timeout=WAIT_MS)
     found += violations(page, "setup")
     start_by_keys(page)
     rng = random.Random(7)
     seen: set[str] = set()
     for _ in range(2000):
-        page.wait_for_function(
-            "() => ['your-turn', 'round-over', 'match-over'].includes(document.body.dataset.status)", timeout=WAIT_MS
-        )
-        now = status(page)
+        now = person_status(page)
         if now == "match-over":
             found += violations(page, "match over")
             return found
@@ -88,16 +72,14 @@ def played_screens(browser: Browser, size: tuple[int, int], url: str) -> list[st
                 page.keyboard.press("1")
                 found += violations(page, "a tile chosen")
                 page.keyboard.press("Escape")
-        before = shown_count(page)
-        one_turn(page, rng)
-        page.wait_for_function(f"() => window.__sniffTest.shown.length > {before}", timeout=WAIT_MS)
+        played_turn(page, rng)
     raise AssertionError("the match did not end")
 
 
 def waiting_screens(browser: Browser, size: tuple[int, int], url: str) -> list[str]:
     """The lobby of a table for two people with its invite link, and a bot's turn (the bots here wait long)."""
     found: list[str] = []
-    page = fresh_page(browser, size, url)
+    page = opened(browser, url, RECORDER, found, size)
     page.wait_for_function("() => document.querySelectorAll('.bot-kind option').length > 1", timeout=WAIT_MS)
     page.select_option("#players", "3")
     page.select_option('.bot-kind[data-seat="1"]', "person")
@@ -105,13 +87,11 @@ def waiting_screens(browser: Browser, size: tuple[int, int], url: str) -> list[s
     page.locator('#invites a.invite[data-seat="1"]').wait_for(timeout=WAIT_MS)
     found += violations(page, "lobby")
     page.close()
-    page = fresh_page(browser, size, url)
+    page = opened(browser, url, RECORDER, found, size)
     start_by_keys(page)
     page.wait_for_function("() => document.body.dataset.status !== 'setup'", timeout=WAIT_MS)
     if status(page) == "your-turn":
-        before = shown_count(page)
-        one_turn(page, random.Random(3))
-        page.wait_for_function(f"() => window.__sniffTest.shown.length > {before}", timeout=WAIT_MS)
+        played_turn(page, random.Random(3))
     assert "bot-turn" == status(page)
     found += violations(page, "a bot's turn")
     return found
@@ -123,7 +103,7 @@ def test_no_serious_accessibility_violation_on_any_screen(size: tuple[int, int])
     seeds = iter(range(2400, 2500))
     found: list[str] = []
     with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        browser = launched(playwright)
         with serving(seeds=lambda: next(seeds), deal_on_seconds=600) as url:
             found += played_screens(browser, size, url)
         with serving(seeds=lambda: next(seeds), bot_delay=600) as url:

@@ -10,22 +10,16 @@ move takes is drawn from a seeded generator, so the tiles chosen by number, by t
 from __future__ import annotations
 
 import random
-from pathlib import Path
 from typing import Any
 
 import attrs
 import pytest
 
-pytest.importorskip("starlette", reason="the browser game needs the web extra: pip install 'sniff-rules[web]'")
-pytest.importorskip("uvicorn", reason="the browser game needs the web extra: pip install 'sniff-rules[web]'")
-sync_api = pytest.importorskip("playwright.sync_api", reason="the browser test needs playwright (the test extra)")
-if not Path("/usr/bin/chromium").exists():
-    pytest.skip("no Chromium at /usr/bin/chromium: install it with `apt-get install chromium`", allow_module_level=True)
-
-from browser_support import CHROMIUM, CHROMIUM_ARGS, RECORDER, WAIT_MS, serving, shown_count, status  # noqa: E402
-from keyboard_support import FOCUS, hand, one_turn, start_by_keys  # noqa: E402
-from sniff_rules.formats.record_json import record_from_data  # noqa: E402
-from sniff_rules.play.events import Dealt, Drew, MatchWon, Passed, Placed, RoundEnded  # noqa: E402
+from browser_needs import sync_api  # first: it skips this module without the browser or the extra
+from browser_support import RECORDER, WAIT_MS, serving, status
+from keyboard_support import FOCUS, hand, launched, opened, person_status, played_turn, start_by_keys
+from sniff_rules.formats.record_json import record_from_data
+from sniff_rules.play.events import Dealt, Drew, MatchWon, Passed, Placed, RoundEnded
 
 KEYS_RECORDER = (
     RECORDER
@@ -75,31 +69,22 @@ def played() -> Played:
     rng = random.Random(24)
     seeds = iter(range(2400, 2500))
     with serving(seeds=lambda: next(seeds)) as url, sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1200, "height": 900})
-        page.add_init_script(KEYS_RECORDER)
+        browser = launched(playwright)
         errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.goto(url)
+        page = opened(browser, url, KEYS_RECORDER, errors)
         start_by_keys(page)
         presses: list[tuple[str, tuple[str, ...]]] = []
         after_bots: list[tuple[str, str]] = []
         placed_at: int | None = None
         for _ in range(2000):
-            page.wait_for_function(
-                "() => ['your-turn', 'round-over', 'match-over'].includes(document.body.dataset.status)",
-                timeout=WAIT_MS,
-            )
-            if "match-over" == status(page):
+            if "match-over" == person_status(page):
                 break
             tiles = hand(page)
             if placed_at is not None and status(page) == "your-turn" and any(ok for _, ok in tiles):
                 after_bots.append((nearest(tiles, placed_at), page.evaluate(FOCUS)))
-            before = shown_count(page)
-            kind, keys, index = one_turn(page, rng)
+            kind, keys, index = played_turn(page, rng)
             placed_at = index if kind == "placed" else None
             presses.append((kind, tuple(keys)))
-            page.wait_for_function(f"() => window.__sniffTest.shown.length > {before}", timeout=WAIT_MS)
         else:
             raise AssertionError("the match did not end")
         record = page.evaluate(
@@ -199,10 +184,9 @@ def test_the_hand_comes_before_the_open_points_in_tab_order() -> None:
     the open points are reached from the hand, by Enter on a tile."""
     seeds = iter(range(2600, 2700))
     with serving(seeds=lambda: next(seeds)) as url, sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1200, "height": 900})
-        page.add_init_script(KEYS_RECORDER)
-        page.goto(url)
+        browser = launched(playwright)
+        errors: list[str] = []
+        page = opened(browser, url, KEYS_RECORDER, errors)
         start_by_keys(page)
         rng = random.Random(5)
         # Play until the layout has open points and it is the person's turn to place a tile.
@@ -210,9 +194,7 @@ def test_the_hand_comes_before_the_open_points_in_tab_order() -> None:
             page.wait_for_function("() => document.body.dataset.status === 'your-turn'", timeout=WAIT_MS)
             if page.locator("#open-points .sniff-point").count() and not page.is_visible("#draw"):
                 break
-            before = shown_count(page)
-            one_turn(page, rng)
-            page.wait_for_function(f"() => window.__sniffTest.shown.length > {before}", timeout=WAIT_MS)
+            played_turn(page, rng)
         # A click on the heading starts the Tab sequence at the top of the page.
         page.click("header h1")
         order = []
@@ -231,6 +213,7 @@ def test_the_hand_comes_before_the_open_points_in_tab_order() -> None:
         page.keyboard.press("Enter")
         chosen = page.evaluate(FOCUS)
         browser.close()
+    assert [] == errors
     assert 1 == len(tiles)
     assert [] == [where for where in order[:first_tile] if where.startswith("point:")]
     assert [] == [where for where in order if where.startswith("point:")]

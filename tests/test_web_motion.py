@@ -11,22 +11,14 @@ from __future__ import annotations
 
 import itertools
 import random
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
-
-import pytest
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
 
-pytest.importorskip("starlette", reason="the browser game needs the web extra: pip install 'sniff-rules[web]'")
-pytest.importorskip("uvicorn", reason="the browser game needs the web extra: pip install 'sniff-rules[web]'")
-sync_api = pytest.importorskip("playwright.sync_api", reason="the browser test needs playwright (the test extra)")
-if not Path("/usr/bin/chromium").exists():
-    pytest.skip("no Chromium at /usr/bin/chromium: install it with `apt-get install chromium`", allow_module_level=True)
-
-from browser_support import CHROMIUM, CHROMIUM_ARGS, RECORDER, WAIT_MS, serving, shown_count, status  # noqa: E402
-from keyboard_support import hand, one_turn, start_by_keys  # noqa: E402
+from browser_needs import sync_api  # first: it skips this module without the browser or the extra
+from browser_support import RECORDER, WAIT_MS, serving, status
+from keyboard_support import hand, launched, opened, person_status, played_turn, start_by_keys
 
 MOTION_RECORDER = (
     RECORDER
@@ -93,9 +85,7 @@ def play_recentring(page: Page, rng: random.Random) -> tuple[dict[str, list[floa
     doubles = [number for number, tile in enumerate(free) if tile[1] == tile[3]]
     sniffless = page.locator("#layout svg .sniff-tile").count() and not page.locator("#layout svg .sniff-sniff").count()
     if not (status(page) == "your-turn" and sniffless and doubles and doubles[0] < 9):
-        before = shown_count(page)
-        one_turn(page, rng)
-        page.wait_for_function(f"() => window.__sniffTest.shown.length > {before}", timeout=WAIT_MS)
+        played_turn(page, rng)
         return None
     # The old places are read once nothing moves: the last glide is over.
     page.wait_for_function("() => document.getAnimations().length === 0", timeout=WAIT_MS)
@@ -113,24 +103,20 @@ def test_a_tile_glides_from_its_old_place_when_the_picture_re_centres() -> None:
     seeds = iter(range(2400, 2500))
     rng = random.Random(11)
     with serving(seeds=lambda: next(seeds)) as url, sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1200, "height": 900})
-        page.add_init_script(MOTION_RECORDER)
-        page.goto(url)
+        browser = launched(playwright)
+        errors: list[str] = []
+        page = opened(browser, url, MOTION_RECORDER, errors)
         start_by_keys(page)
         found = None
         for _ in range(2000):
-            page.wait_for_function(
-                "() => ['your-turn', 'round-over', 'match-over'].includes(document.body.dataset.status)",
-                timeout=WAIT_MS,
-            )
-            if status(page) == "match-over":
+            if person_status(page) == "match-over":
                 break
             found = play_recentring(page, rng)
             if found is not None and found[1]["sniff"] is not None:
                 break
         drawn = frames(page)
         browser.close()
+    assert [] == errors
     assert found is not None
     resting, after = found
     assert after["sniff"] is not None
@@ -152,21 +138,17 @@ def test_nothing_moves_under_reduced_motion() -> None:
     seeds = iter(range(2400, 2500))
     rng = random.Random(11)
     with serving(seeds=lambda: next(seeds)) as url, sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
-        page = browser.new_context(viewport={"width": 1200, "height": 900}, reduced_motion="reduce").new_page()
-        page.add_init_script(MOTION_RECORDER)
-        page.goto(url)
+        browser = launched(playwright)
+        errors: list[str] = []
+        page = opened(browser, url, MOTION_RECORDER, errors, reduced_motion="reduce")
         start_by_keys(page)
         for _ in range(2000):
-            page.wait_for_function(
-                "() => ['your-turn', 'round-over', 'match-over'].includes(document.body.dataset.status)",
-                timeout=WAIT_MS,
-            )
-            if status(page) != "your-turn":
+            if person_status(page) != "your-turn":
                 break
             play_recentring(page, rng)
         drawn = frames(page)
         browser.close()
+    assert [] == errors
     assert len(drawn) > 10
     assert [] == [frame["all"] for frame in drawn if frame["all"]]
     assert [] == [tile for frame in drawn for tile in frame["tiles"].values() if tile["animated"]]
