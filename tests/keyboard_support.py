@@ -4,9 +4,12 @@ wherever the focus is, and a match started by keys. Imported by a test module af
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from browser_support import CHROMIUM, CHROMIUM_ARGS, WAIT_MS, shown_count
+from browser_needs import sync_api
+from browser_support import CHROMIUM, CHROMIUM_ARGS, WAIT_MS, serving, shown_count
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page, Playwright
@@ -124,3 +127,16 @@ def opened(
     page.on("pageerror", lambda error: errors.append(f"the page failed: {error}"))
     page.goto(url)
     return page
+
+
+@contextmanager
+def keyboard_match(script: str, first_seed: int, errors: list[str], reduced_motion: Any = None) -> Iterator[Page]:
+    """A page running the init ``script``, its script errors added to ``errors``, where the person has started a
+    two-player match against a bot by keys; served with the seeds from ``first_seed`` on, so it replays."""
+    seeds = iter(range(first_seed, first_seed + 100))
+    with serving(seeds=lambda: next(seeds)) as url, sync_api.sync_playwright() as playwright:
+        browser = launched(playwright)
+        page = opened(browser, url, script, errors, reduced_motion=reduced_motion)
+        start_by_keys(page)
+        yield page
+        browser.close()

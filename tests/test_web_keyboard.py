@@ -15,9 +15,9 @@ from typing import Any
 import attrs
 import pytest
 
-from browser_needs import sync_api  # first: it skips this module without the browser or the extra
-from browser_support import RECORDER, WAIT_MS, serving, status
-from keyboard_support import FOCUS, hand, launched, opened, person_status, played_turn, start_by_keys
+import browser_needs  # noqa: F401  (first: it skips this module without the browser or the extra)
+from browser_support import RECORDER, WAIT_MS, status
+from keyboard_support import FOCUS, hand, keyboard_match, person_status, played_turn
 from sniff_rules.formats.record_json import record_from_data
 from sniff_rules.play.events import Dealt, Drew, MatchWon, Passed, Placed, RoundEnded
 
@@ -67,12 +67,8 @@ def nearest(tiles: list[tuple[str, bool]], index: int) -> str:
 def played() -> Played:
     """A two-player match, the person against a bot, played to its end with the keyboard alone."""
     rng = random.Random(24)
-    seeds = iter(range(2400, 2500))
-    with serving(seeds=lambda: next(seeds)) as url, sync_api.sync_playwright() as playwright:
-        browser = launched(playwright)
-        errors: list[str] = []
-        page = opened(browser, url, KEYS_RECORDER, errors)
-        start_by_keys(page)
+    errors: list[str] = []
+    with keyboard_match(KEYS_RECORDER, 2400, errors) as page:
         presses: list[tuple[str, tuple[str, ...]]] = []
         after_bots: list[tuple[str, str]] = []
         placed_at: int | None = None
@@ -96,7 +92,6 @@ def played() -> Played:
             }"""
         )
         recorded: dict[str, list[Any]] = page.evaluate("window.__sniffKeys")
-        browser.close()
     assert [] == errors
     return Played(
         tuple(presses),
@@ -182,12 +177,8 @@ def test_every_move_and_score_change_is_told_once_in_words(played: Played) -> No
 def test_the_hand_comes_before_the_open_points_in_tab_order() -> None:
     """Tab from the top of the page reaches the hand (one stop for all its tiles) before any open point, and
     the open points are reached from the hand, by Enter on a tile."""
-    seeds = iter(range(2600, 2700))
-    with serving(seeds=lambda: next(seeds)) as url, sync_api.sync_playwright() as playwright:
-        browser = launched(playwright)
-        errors: list[str] = []
-        page = opened(browser, url, KEYS_RECORDER, errors)
-        start_by_keys(page)
+    errors: list[str] = []
+    with keyboard_match(KEYS_RECORDER, 2600, errors) as page:
         rng = random.Random(5)
         # Play until the layout has open points and it is the person's turn to place a tile.
         for _ in range(200):
@@ -212,7 +203,6 @@ def test_the_hand_comes_before_the_open_points_in_tab_order() -> None:
             page.keyboard.press("Shift+Tab")
         page.keyboard.press("Enter")
         chosen = page.evaluate(FOCUS)
-        browser.close()
     assert [] == errors
     assert 1 == len(tiles)
     assert [] == [where for where in order[:first_tile] if where.startswith("point:")]

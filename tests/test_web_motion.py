@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from playwright.sync_api import Page
 
-from browser_needs import sync_api  # first: it skips this module without the browser or the extra
-from browser_support import RECORDER, WAIT_MS, serving, status
-from keyboard_support import hand, launched, opened, person_status, played_turn, start_by_keys
+import browser_needs  # noqa: F401  (first: it skips this module without the browser or the extra)
+from browser_support import RECORDER, WAIT_MS, status
+from keyboard_support import hand, keyboard_match, person_status, played_turn
 
 MOTION_RECORDER = (
     RECORDER
@@ -100,13 +100,9 @@ def play_recentring(page: Page, rng: random.Random) -> tuple[dict[str, list[floa
 def test_a_tile_glides_from_its_old_place_when_the_picture_re_centres() -> None:
     """GEOM-2: when the person plays the Sniff the picture re-centres on it; each tile's first animated frame is
     where it rested before, and the tiles that moved glide to their new places."""
-    seeds = iter(range(2400, 2500))
     rng = random.Random(11)
-    with serving(seeds=lambda: next(seeds)) as url, sync_api.sync_playwright() as playwright:
-        browser = launched(playwright)
-        errors: list[str] = []
-        page = opened(browser, url, MOTION_RECORDER, errors)
-        start_by_keys(page)
+    errors: list[str] = []
+    with keyboard_match(MOTION_RECORDER, 2400, errors) as page:
         found = None
         for _ in range(2000):
             if person_status(page) == "match-over":
@@ -115,7 +111,6 @@ def test_a_tile_glides_from_its_old_place_when_the_picture_re_centres() -> None:
             if found is not None and found[1]["sniff"] is not None:
                 break
         drawn = frames(page)
-        browser.close()
     assert [] == errors
     assert found is not None
     resting, after = found
@@ -135,19 +130,14 @@ def test_a_tile_glides_from_its_old_place_when_the_picture_re_centres() -> None:
 def test_nothing_moves_under_reduced_motion() -> None:
     """Under prefers-reduced-motion: reduce, no picture of a round played by keys has a single animation on the
     page, and no tile a first frame apart from its resting place."""
-    seeds = iter(range(2400, 2500))
     rng = random.Random(11)
-    with serving(seeds=lambda: next(seeds)) as url, sync_api.sync_playwright() as playwright:
-        browser = launched(playwright)
-        errors: list[str] = []
-        page = opened(browser, url, MOTION_RECORDER, errors, reduced_motion="reduce")
-        start_by_keys(page)
+    errors: list[str] = []
+    with keyboard_match(MOTION_RECORDER, 2400, errors, reduced_motion="reduce") as page:
         for _ in range(2000):
             if person_status(page) != "your-turn":
                 break
             play_recentring(page, rng)
         drawn = frames(page)
-        browser.close()
     assert [] == errors
     assert len(drawn) > 10
     assert [] == [frame["all"] for frame in drawn if frame["all"]]
