@@ -203,8 +203,17 @@ def test_the_hand_comes_before_the_open_points_in_tab_order() -> None:
             page.keyboard.press("Shift+Tab")
         page.keyboard.press("Enter")
         chosen = page.evaluate(FOCUS)
+        # The focus ring, the chosen tile's marking and a target's marking, as the browser draws them.
+        rings: list[str | None] = page.evaluate(
+            """() => [document.activeElement, document.querySelector('#hand .selected'),
+                document.querySelector('#open-points .target:not(:focus)')].map(
+                (element) => element && getComputedStyle(element).outlineColor)"""
+        )
     assert [] == errors
     assert 1 == len(tiles)
     assert [] == [where for where in order[:first_tile] if where.startswith("point:")]
     assert [] == [where for where in order if where.startswith("point:")]
     assert chosen.startswith("point:")
+    focused, selected, target = rings
+    assert selected is not None
+    assert focused not in (selected, target)

@@ -149,7 +149,17 @@ const Keyboard = (() => {
   function chosen() { return document.querySelector("#hand [data-tile].selected"); }
   function visible(id) { const found = $(id); return found && !found.hidden && !found.disabled && found.closest("[hidden]") === null ? found : null; }
 
-  function name() {
+  function name(snap) {
+    // The picture is one image to a screen reader, named by what it shows; its targets are the buttons below it.
+    const picture = document.querySelector("#layout svg");
+    if (picture && snap) {
+      const layout = snap.view.layout;
+      const last = snap.last_placement ? `, the last ${placementWords(snap.last_placement).replace(/^(led|played) /, "")}` : "";
+      picture.setAttribute("role", "img");
+      picture.setAttribute("aria-label", layout.placements.length
+        ? `The layout: ${layout.placements.length} tiles${last}; end count ${layout.end_count}.`
+        : "The layout is empty.");
+    }
     const hand = $("hand");
     hand.setAttribute("role", "group");
     hand.setAttribute("aria-label", "Your hand");
@@ -314,7 +324,7 @@ const Keyboard = (() => {
     /** Called by app.js once a snapshot is drawn: tell what happened, name the controls, put the focus back. */
     drawn(snap) {
       speak(snap);
-      name();
+      name(snap);
       restore(snap);
       followFocus();
     },
