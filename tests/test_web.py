@@ -480,7 +480,13 @@ def test_a_websocket_naming_no_seat_is_closed(hello: str) -> None:
 def test_the_page_and_its_files_are_served_with_a_strict_policy() -> None:
     """The page, its script and its style come from the package, under a content security policy."""
     with client_of() as client:
-        for path, kind in (("/", "text/html"), ("/app.js", "text/javascript"), ("/style.css", "text/css")):
+        for path, kind in (
+            ("/", "text/html"),
+            ("/app.js", "text/javascript"),
+            ("/keyboard.js", "text/javascript"),
+            ("/motion.js", "text/javascript"),
+            ("/style.css", "text/css"),
+        ):
             answer = client.get(path)
             assert (200, kind) == (answer.status_code, answer.headers["content-type"].split(";")[0])
             assert "script-src 'self'" in answer.headers["content-security-policy"]

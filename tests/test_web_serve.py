@@ -103,7 +103,9 @@ def test_the_wheel_ships_the_page(tmp_path: Path) -> None:
     (built,) = wheels.glob("sniff_rules-*.whl")
     with zipfile.ZipFile(built) as wheel:
         names = set(wheel.namelist())
-    expected = {f"sniff_rules/web/static/{name}" for name in ("index.html", "app.js", "style.css")}
+    expected = {
+        f"sniff_rules/web/static/{name}" for name in ("index.html", "app.js", "keyboard.js", "motion.js", "style.css")
+    }
     assert expected == expected & names
     assert {
         "sniff_rules/web/app.py",

@@ -110,6 +110,8 @@ accepted, so a flood of silent sockets holds a bounded amount of memory for at m
 _STATIC: Final = {
     "/": ("index.html", "text/html"),
     "/app.js": ("app.js", "text/javascript"),
+    "/keyboard.js": ("keyboard.js", "text/javascript"),
+    "/motion.js": ("motion.js", "text/javascript"),
     "/style.css": ("style.css", "text/css"),
 }
 _PAGE_HEADERS: Final = {

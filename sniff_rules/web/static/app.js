@@ -201,6 +201,7 @@ function render(snap) {
   drawHand(view);
   drawRoundEnd(view);
   $("status").textContent = statusText(snap);
+  Keyboard.drawn(snap); // the moves told, the controls named, the focus back where it was (keyboard.js)
   if (pendingClick !== null) {
     const clicked = pendingClick;
     pendingClick = null;
@@ -270,7 +271,9 @@ function drawLayout(snap) {
   const points = $("open-points");
   points.textContent = "";
   if (snap.layout.svg) {
+    const seen = Motion.seen(box); // where each tile is before the new picture replaces it (motion.js)
     box.innerHTML = snap.layout.svg;
+    Motion.glide(box, seen);
   } else {
     box.textContent = "";
     const list = el("ol");
