@@ -11,21 +11,11 @@ from __future__ import annotations
 import json
 import statistics
 from collections.abc import Iterator
-from pathlib import Path
-from typing import TYPE_CHECKING
 
 import pytest
 
-if TYPE_CHECKING:
-    pass
-
-pytest.importorskip("starlette", reason="the browser game needs the web extra: pip install 'sniff-rules[web]'")
-pytest.importorskip("uvicorn", reason="the browser game needs the web extra: pip install 'sniff-rules[web]'")
-sync_api = pytest.importorskip("playwright.sync_api", reason="the browser test needs playwright (the test extra)")
-if not Path("/usr/bin/chromium").exists():
-    pytest.skip("no Chromium at /usr/bin/chromium: install it with `apt-get install chromium`", allow_module_level=True)
-
-from browser_support import (  # noqa: E402
+from browser_needs import sync_api  # first: it skips this module without the browser or the extra
+from browser_support import (
     ARTIFACTS,
     CHROMIUM,
     CHROMIUM_ARGS,

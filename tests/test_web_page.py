@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-import browser_skip  # noqa: F401  (skips this module where no browser test can run)
+import browser_needs  # noqa: F401  (first: it skips this module without the browser or the extra)
 
 # isort: split
 from playwright import sync_api

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
-import browser_skip  # noqa: F401  (skips this module where no browser test can run)
+import browser_needs  # noqa: F401  (first: it skips this module without the browser or the extra)
 
 # isort: split
 from playwright import sync_api
