@@ -143,6 +143,6 @@ def test_every_lone_document_carries_its_format_tag_and_is_valid() -> None:
     picture = json.loads(geometry_to_json(geometry(table.state.layout)))
     _validator("geometryDocument").validate(picture)
     assert ({"sniff-rules/event@1"}, [[0, 2], [1, 3]]) == (tags, view["sides"])
-    assert ("sniff-rules/geometry@1", "sniff-rules/table@1") == (picture["format"], table_to_data(table)["format"])
+    assert ("sniff-rules/geometry@1", "sniff-rules/table@2") == (picture["format"], table_to_data(table)["format"])
     with pytest.raises(jsonschema.ValidationError):
         _validator("eventDocument").validate({k: v for k, v in data.items() if k != "format"})

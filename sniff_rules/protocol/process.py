@@ -162,6 +162,15 @@ class Peer:
             return "its output closed"
         return f"exit status {code}"
 
+    def kill(self) -> None:
+        """Kill the process now, from any thread, its pipes left open: a request waiting on it ends (PROTO-5).
+
+        :meth:`close` still reaps it; call that once no request is under way.
+        """
+        if self._process.poll() is None:
+            with contextlib.suppress(OSError):
+                self._process.kill()
+
     def close(self) -> None:
         """Ask the peer to quit, then kill and reap it: no process outlives its host."""
         process = self._process
