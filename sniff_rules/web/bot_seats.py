@@ -114,13 +114,23 @@ class TableBots:
                 return table.stopped_by(failure_line(who, failure, public=True)[:MAX_STOP_CHARS])
 
     def end(self, table_id: str) -> None:
-        """End and reap the table's processes and free its places; a request under way ends at once."""
+        """End and reap the table's processes and free its places; a request under way ends at once.
+
+        Blocks while an idle process is asked to quit (a second at most): call
+        it in a worker thread from an event loop.
+        """
         keys = [(table_id, seat) for seat in range(MAX_PLAYERS)]
         for key in keys:
-            self.processes.kill(key)
-        for key in keys:
-            with self._lock_of(key):
+            lock = self._lock_of(key)
+            if not lock.acquire(blocking=False):
+                # A request is under way: killed, it ends at once, and the process is reaped once it has.
+                self.processes.kill(key)
+                lock.acquire()
+            try:
+                # Idle: asked to quit first (specs/protocol.md), killed only if it does not.
                 self.processes.close(key)
+            finally:
+                lock.release()
         with self._guard:
             self._places.pop(table_id, None)
             for key in keys:

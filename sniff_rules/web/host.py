@@ -182,7 +182,7 @@ class TableHost:
         if written:
             self._remember(table_id, new)
             if new.stopped is not None or new.phase is Phase.MATCH_OVER:
-                self.bots.end(table_id)
+                self._end_bots(table_id)
             self.drive(table_id, new)
         return written
 
@@ -273,7 +273,14 @@ class TableHost:
         """The table ended: out of the store and the cache, its bot processes ended."""
         self.store.remove(table_id)
         self._cache.pop(table_id, None)
-        self.bots.end(table_id)
+        self._end_bots(table_id)
+
+    def _end_bots(self, table_id: str) -> None:
+        """End the table's bot processes, in a worker thread when a loop runs (asking one to quit takes a while)."""
+        if self._loop is None:
+            self.bots.end(table_id)
+        else:
+            self._start(table_id, "end-bots", asyncio.to_thread(self.bots.end, table_id))
 
     # ------------------------------------------------------------ driving tables on
 
@@ -302,7 +309,7 @@ class TableHost:
             try:
                 table = self.load(table_id)
             except WebError:
-                self.bots.end(table_id)
+                self._end_bots(table_id)
                 return
             if not table.bot_to_move:
                 break
@@ -370,7 +377,7 @@ class TableHost:
     def _wake(self, table_id: str, version: int) -> None:
         if version == REMOVED:
             self._cache.pop(table_id, None)
-            self.bots.end(table_id)
+            self._end_bots(table_id)
         for event in tuple(self._watchers.get(table_id, ())):
             event.set()
         if version != REMOVED and table_id in self._watchers:
