@@ -11,7 +11,8 @@ host moves the bots when their turn comes (in a worker thread: a search
 bot thinks), deals on after :data:`DEAL_ON_SECONDS` at a round's end if no
 seat asked first, forgets tables idle for :data:`IDLE_SECONDS`, and wakes
 the WebSockets of a table on every change the store reports, from this
-process or another. ``specs/hosting.md`` states what it promises (HOST-1..5).
+process or another. ``specs/hosting.md`` states what it promises (HOST-1..7; the bot processes in
+:mod:`sniff_rules.web.bot_seats`).
 
 No visitor can end another's table: creation is bounded per client and in
 total (:data:`MAX_TABLES_PER_CLIENT`, :data:`MAX_TABLES`) with a refusal,

@@ -190,6 +190,7 @@ function statusText(snap) {
     case "bot-turn": return `${nameOf(view.to_move)} is thinking…`;
     case "person-turn": return `${nameOf(view.to_move)} is to move.`;
     case "round-over": return `Round ${view.round} is over.`;
+    case "stopped": return `The match was stopped. ${snap.stopped}`;
     default: {
       const side = view.winner;
       const seats = snap.players.filter((player) => player.side === side).map((player) => player.seat);
@@ -308,7 +309,7 @@ function drawRoundEnd(view) {
     $("round-end-title").textContent = `${statusText(shown)} Final scores ${last.scores.join("–")}.`;
   }
   $("next-round").hidden = last.event !== "round-ended";
-  $("download-record").hidden = shown.status !== "match-over";
+  $("download-record").hidden = shown.status !== "match-over" && shown.status !== "stopped";
 }
 
 // ------------------------------------------------------------------ the person's input
