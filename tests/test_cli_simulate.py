@@ -236,3 +236,23 @@ def test_the_table_keeps_its_columns_aligned_whatever_the_bots_names(width: int)
             found.append(at if cell.startswith(low) and " - " in cell else at + len(cell))
             at += len(cell)
         assert expected == found
+
+
+@pytest.mark.parametrize(
+    ("fault", "said"),
+    [
+        ("crash", "PROTO-5: choose #1: the process ended without an answer (exit status 3)"),
+        ("not-offered", "PLACE-1: choose #1: the bot of seat 1 answered '1:[0|0]', not among its options"),
+    ],
+)
+def test_a_cmd_bot_failing_inside_a_ray_task_stops_the_run_by_its_rule(fault: str, said: str) -> None:
+    """PROTO-5, PLACE-1: a cmd: bot that fails in a Ray task stops simulate with status 2 and the line naming its
+    request and rule, the same line local workers print, not a traceback of Ray's."""
+    pytest.importorskip("ray", reason="the [ray] extra is not installed")
+    bot = f"cmd:{sys.executable} {ROOT / 'tests' / 'protocol' / 'bot_with.py'} {fault}"
+    options = ("--players", "2", "--matches", "2", "--seed", "3", "--bots", f"greedy,{bot}", "--workers", "2")
+    local, on_ray = _simulate(*options), _simulate(*options, "--ray", "local")
+    expected = f"sniff-rules simulate: {said}"
+    assert (2, 2) == (local.returncode, on_ray.returncode), on_ray.stderr[-2000:]
+    assert [expected, expected] == [done.stderr.strip().splitlines()[-1] for done in (local, on_ray)]
+    assert "Traceback" not in on_ray.stderr

@@ -61,6 +61,12 @@ class BotAnswerError(IllegalMoveError):
     def __init__(self, rule: str, request: str, message: str) -> None:
         super().__init__(rule, f"{request}: {message}")
         self.request = request
+        self.detail = message
+
+    def __reduce__(self) -> tuple[type[BotAnswerError], tuple[str, str, str]]:
+        # Rebuilt from its own three arguments, so that it survives pickling: a worker process or a Ray task
+        # hands it back to the run whole, with its type and rule.
+        return type(self), (self.rule, self.request, self.detail)
 
 
 _PUBLIC_REASONS: Final = {

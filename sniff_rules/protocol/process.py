@@ -51,6 +51,12 @@ class PeerFailure(ProtocolError):
     def __init__(self, rule: str, request: str, message: str) -> None:
         super().__init__(rule, f"{request}: {message}")
         self.request = request
+        self.detail = message
+
+    def __reduce__(self) -> tuple[type[PeerFailure], tuple[str, str, str]]:
+        # Rebuilt from its own three arguments, so that it survives pickling: a worker process or a Ray task
+        # hands it back to the run whole, with its type and rule.
+        return type(self), (self.rule, self.request, self.detail)
 
 
 class Peer:
