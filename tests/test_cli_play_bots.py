@@ -57,9 +57,9 @@ FAULTS: Final = [
     ("garbage", "(PROTO-1): choose #1: a line is one JSON object"),
     ("huge-line", "(PROTO-1): choose #1: the answer passes the line limit of 1048576 bytes"),
     ("wrong-id", "(PROTO-4): choose #1: the answer is to request 8, not 1"),
-    ("other-seat", "(TURN-1): the bot of seat 1 answered '0:draw', not among its options"),
-    ("not-offered", "(PLACE-1): the bot of seat 1 answered '1:[0|0]', not among its options"),
-    ("no-move", "(FORMAT-1): the bot of seat 1 answered no move"),
+    ("other-seat", "(TURN-1): choose #1: the bot of seat 1 answered '0:draw', not among its options"),
+    ("not-offered", "(PLACE-1): choose #1: the bot of seat 1 answered '1:[0|0]', not among its options"),
+    ("no-move", "(FORMAT-1): choose #1: the bot of seat 1 answered no move"),
 ]
 
 

@@ -208,3 +208,51 @@ def test_the_benchmark_times_the_commands_own_outcomes() -> None:
     rate, played = timed(simulation, 1)
     assert list(run(simulation).outcomes) == played
     assert rate > 0
+
+
+@pytest.mark.parametrize("width", [3, 11, 12, 40, 200])
+def test_the_table_keeps_its_columns_aligned_whatever_the_bots_names(width: int) -> None:
+    """simulate's table: with a bot's name of any width (a cmd: bot's is its command), every row's counts, rates,
+    intervals and points end under their headings, and each name is shown whole."""
+    import attrs
+
+    from sniff_rules.cli.simulate import table
+
+    summary = run(Simulation(Rules(2, 7, 60), ("greedy", "random"), seed=3, matches=4))
+    names = ("cmd:" + "x" * (width - 4) if width > 4 else "rnd"[:width], "greedy")
+    renamed = attrs.evolve(
+        summary, rows=tuple(attrs.evolve(r, bot=n) for r, n in zip(summary.rows, names, strict=True))
+    )
+    head, *rows = table(renamed).splitlines()[1:4]
+    titles = ("won", "rate", "95% interval", "points/round")
+    # Numbers end under their headings; the interval starts under its own.
+    expected = [head.index(title) + (0 if title == "95% interval" else len(title)) for title in titles]
+    for row, name in zip(rows, names, strict=True):
+        assert row.startswith(f"{rows.index(row) + 1}. {name} ")
+        won, rate, low, _, high, points = row[len(f"1. {name}") :].split()
+        found, at = [], len(f"1. {name}")
+        for cell in (won, rate, f"{low} - {high}", points):
+            at = row.index(cell, at)
+            found.append(at if cell.startswith(low) and " - " in cell else at + len(cell))
+            at += len(cell)
+        assert expected == found
+
+
+@pytest.mark.parametrize(
+    ("fault", "said"),
+    [
+        ("crash", "PROTO-5: choose #1: the process ended without an answer (exit status 3)"),
+        ("not-offered", "PLACE-1: choose #1: the bot of seat 1 answered '1:[0|0]', not among its options"),
+    ],
+)
+def test_a_cmd_bot_failing_inside_a_ray_task_stops_the_run_by_its_rule(fault: str, said: str) -> None:
+    """PROTO-5, PLACE-1: a cmd: bot that fails in a Ray task stops simulate with status 2 and the line naming its
+    request and rule, the same line local workers print, not a traceback of Ray's."""
+    pytest.importorskip("ray", reason="the [ray] extra is not installed")
+    bot = f"cmd:{sys.executable} {ROOT / 'tests' / 'protocol' / 'bot_with.py'} {fault}"
+    options = ("--players", "2", "--matches", "2", "--seed", "3", "--bots", f"greedy,{bot}", "--workers", "2")
+    local, on_ray = _simulate(*options), _simulate(*options, "--ray", "local")
+    expected = f"sniff-rules simulate: {said}"
+    assert (2, 2) == (local.returncode, on_ray.returncode), on_ray.stderr[-2000:]
+    assert [expected, expected] == [done.stderr.strip().splitlines()[-1] for done in (local, on_ray)]
+    assert "Traceback" not in on_ray.stderr

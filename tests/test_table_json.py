@@ -143,6 +143,20 @@ def test_every_lone_document_carries_its_format_tag_and_is_valid() -> None:
     picture = json.loads(geometry_to_json(geometry(table.state.layout)))
     _validator("geometryDocument").validate(picture)
     assert ({"sniff-rules/event@1"}, [[0, 2], [1, 3]]) == (tags, view["sides"])
-    assert ("sniff-rules/geometry@1", "sniff-rules/table@1") == (picture["format"], table_to_data(table)["format"])
+    assert ("sniff-rules/geometry@1", "sniff-rules/table@2") == (picture["format"], table_to_data(table)["format"])
     with pytest.raises(jsonschema.ValidationError):
         _validator("eventDocument").validate({k: v for k, v in data.items() if k != "format"})
+
+
+def test_a_stopped_table_round_trips_and_a_first_layout_document_is_still_read() -> None:
+    """FORMAT-2, MATCH-2: a table stopped by its server keeps its line through its document; a table@1 document,
+    without stopped, reads as the table it saved, not stopped."""
+    from sniff_rules import Rules
+    from sniff_rules.formats.table_json import table_from_data, table_to_data
+    from sniff_rules.play.table import Table
+
+    table = Table.new(Rules.standard(2), ("person", "strong"), ("token-of-seat-0-abcdef",), seed=20, bot_seed=1)
+    stopped = table.stopped_by("The bot of seat 1 (strong) stopped the match (PROTO-3): choose #0: no answer.")
+    assert stopped == table_from_data(table_to_data(stopped))
+    first = {key: value for key, value in table_to_data(table).items() if key != "stopped"}
+    assert table == table_from_data({**first, "format": "sniff-rules/table@1"})

@@ -246,7 +246,7 @@ def test_a_thousand_silent_sockets_leave_memory_within_ten_percent_of_baseline(m
     ceiling = int(baseline * (1 + MEMORY_MARGIN))
     assert _settled_rss(memory_server, ceiling) <= ceiling
     people = create(memory_server, ["person", "greedy"])
-    assert "sniff-rules/web-snapshot@2" == snap(memory_server, people[0])["format"]
+    assert "sniff-rules/web-snapshot@3" == snap(memory_server, people[0])["format"]
 
 
 def test_two_server_processes_on_one_data_folder_play_one_match(tmp_path: Path) -> None:

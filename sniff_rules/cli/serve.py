@@ -11,6 +11,8 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import shlex
+import shutil
 import socket
 import sqlite3
 import sys
@@ -19,6 +21,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, TextIO
 
 from sniff_rules.errors import SniffError
+from sniff_rules.play.registry import BotOffer
+from sniff_rules.protocol.messages import REQUEST_SECONDS
 
 if TYPE_CHECKING:
     from sniff_rules.web.store import TableStore
@@ -50,6 +54,28 @@ def add_serve_parser(commands: Any) -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--bot-delay", type=float, default=0.6, help="seconds each bot waits before its move (default 0.6)"
+    )
+    parser.add_argument(
+        "--bot",
+        action="append",
+        default=[],
+        metavar="NAME=COMMAND",
+        help="offer a bot that runs as a process speaking specs/protocol.md, by NAME (1-32 of a-z 0-9 -), beside the "
+        "fair bots; may be given up to 16 times; the page names the bot, never its command",
+    )
+    parser.add_argument(
+        "--bot-timeout",
+        type=float,
+        default=REQUEST_SECONDS,
+        metavar="SECONDS",
+        help=f"seconds a bot process may take to answer (default {REQUEST_SECONDS:g}; 0.1..600)",
+    )
+    parser.add_argument(
+        "--max-bot-processes",
+        type=int,
+        default=None,
+        metavar="N",
+        help="the most bot processes run at once; a table needing more is refused (default 8; 1..256)",
     )
     where = parser.add_mutually_exclusive_group()
     where.add_argument(
@@ -121,6 +147,13 @@ def run_serve(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     if not 0 <= args.port <= 65535 or args.bot_delay < 0 or args.bot_delay > 60:
         print("--port is 0..65535 and --bot-delay 0..60 seconds", file=out)
         return 2
+    offer = _offer(args, out)
+    if offer is None:
+        return 2
+    from sniff_rules.web.bot_seats import MAX_BOT_PROCESSES, TableBots
+
+    limit = MAX_BOT_PROCESSES if args.max_bot_processes is None else args.max_bot_processes
+    bots = TableBots(offer, timeout=args.bot_timeout, limit=limit)
     family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
     listener = socket.socket(family, socket.SOCK_STREAM)
     try:
@@ -151,15 +184,42 @@ def run_serve(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
             return 2
         kept = f"in {folder / DATABASE_NAME}"
     app = create_app(
-        store=store, allowed_hosts=allowed_hosts(args.host, args.allow_host), bot_delay=args.bot_delay, close_store=True
+        store=store,
+        allowed_hosts=allowed_hosts(args.host, args.allow_host),
+        bot_delay=args.bot_delay,
+        close_store=True,
+        bots=bots,
     )
     print(f"Sniff in the browser: {_url(args.host, port)}  (Ctrl-C stops)", file=out, flush=True)
     print(f"Tables are kept {kept}.", file=out, flush=True)
+    for bot in offer.offered:
+        print(f"Bot offered: {bot.name}, run as {shlex.join(bot.command)}", file=out, flush=True)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws="websockets-sansio"))
     with contextlib.suppress(KeyboardInterrupt):
         server.run(sockets=[listener])
     listener.close()
     return 0
+
+
+def _offer(args: argparse.Namespace, out: TextIO) -> BotOffer | None:
+    """The bots ``--bot`` offers, or None with the reason printed: an offer misspelt, a command not found, a
+    timeout or a limit out of range."""
+    if not 0.1 <= args.bot_timeout <= 600:
+        print(f"--bot-timeout is 0.1..600 seconds, got {args.bot_timeout:g}", file=out)
+        return None
+    if args.max_bot_processes is not None and not 1 <= args.max_bot_processes <= 256:
+        print(f"--max-bot-processes is 1..256, got {args.max_bot_processes}", file=out)
+        return None
+    try:
+        offer = BotOffer.of(args.bot)
+    except SniffError as err:
+        print(f"--bot: {err}", file=out)
+        return None
+    for bot in offer.offered:
+        if shutil.which(bot.command[0]) is None:
+            print(f"--bot {bot.name}: cannot find the program {bot.command[0]!r}", file=out)
+            return None
+    return offer
 
 
 def serve_main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:

@@ -303,12 +303,16 @@ def table(summary: Summary) -> str:
         f"{simulation.matches} matches, {rules.players} players, target {rules.target},"
         f" seeds {simulation.seed}..{simulation.seed + simulation.matches - 1}; the lineup turns round the {label}s"
     )
-    lines = [head, f"{'bot':<14} {'won':>11} {'rate':>7}  {'95% interval':<17} {'points/round':>12}"]
+    # The bot column is as wide as its longest name, whole: a cmd: bot's command is its name, and two may
+    # differ only at their ends. The entry numbers take one width too, past nine entries.
+    number = len(str(len(summary.rows)))
+    width = max([11, *(len(row.bot) for row in summary.rows)])
+    lines = [head, f"{'bot':<{number + 2 + width}} {'won':>11} {'rate':>7}  {'95% interval':<17} {'points/round':>12}"]
     for row in summary.rows:
         low, high = row.interval
         lines.append(
-            f"{row.entry + 1}. {row.bot:<11} {f'{row.wins}/{row.matches}':>11} {_percent(row.win_rate):>7}"
-            f"  {_percent(low) + ' - ' + _percent(high):<17} {row.points_per_round:>12.1f}"
+            f"{f'{row.entry + 1}.':<{number + 1}} {row.bot:<{width}} {f'{row.wins}/{row.matches}':>11}"
+            f" {_percent(row.win_rate):>7}  {_percent(low) + ' - ' + _percent(high):<17} {row.points_per_round:>12.1f}"
         )
     lines.append(f"an even result: {_percent(summary.even_rate)}; a match lasts {summary.mean_rounds:.2f} rounds")
     return "\n".join(lines) + "\n"

@@ -13,6 +13,8 @@ import socket
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
+from sniff_rules.errors import SniffError
+
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -72,6 +74,14 @@ def ray_chunks(work: Callable[[T], R], tasks: list[T], address: str, workers: in
         # Submitted all at once, so the cluster runs them in parallel; collected in order.
         pending = [remote.remote(task) for task in tasks]
         for ref in pending:
-            yield ray.get(ref)
+            try:
+                yield ray.get(ref)
+            except ray.exceptions.RayTaskError as failed:
+                # A task's own error (a cmd: bot that failed, say) stops the run by its rule, as a local worker's
+                # does; Ray wraps it, and rebuilding an error of its own arguments can lose its type on the way.
+                cause = getattr(failed, "cause", None)
+                if isinstance(cause, SniffError):
+                    raise cause from None
+                raise
     finally:
         ray.shutdown()

@@ -48,7 +48,7 @@ from sniff_rules.moves import Move
 from sniff_rules.play.registry import parse_bot
 from sniff_rules.play.table import PERSON, Table
 from sniff_rules.play.view import SeatView
-from sniff_rules.protocol.bot_process import ProcessBot, command_of, is_command_bot
+from sniff_rules.protocol.bot_process import ProcessBot, command_of, failure_line, is_command_bot
 from sniff_rules.protocol.messages import REQUEST_SECONDS
 from sniff_rules.rules import Rules, Seat
 from sniff_rules.state import Phase
@@ -261,10 +261,7 @@ class Session:
         try:
             move, _ = self.processes[seat](table.view(token), table.bot_source)
         except SniffError as failure:
-            raise _BotFailed(
-                f"The bot of {self.seating.names[seat]} stopped the match ({failure.rule}): "
-                f"{str(failure).removeprefix(f'{failure.rule}: ')}. No move was made for it."
-            ) from None
+            raise _BotFailed(failure_line(self.seating.names[seat], failure)) from None
         return table.play(token, move, table.version)
 
     def _back(self) -> None:

@@ -39,8 +39,11 @@ from sniff_rules.play.table import MAX_TOKEN_CHARS, Table, TableSeat
 from sniff_rules.randomness import SplitMix64
 from sniff_rules.rules import MAX_PLAYERS
 
-TABLE_FORMAT: Final = "sniff-rules/table@1"
-"""The ``format`` tag of a table document; a new layout of fields gets a new tag."""
+TABLE_FORMAT: Final = "sniff-rules/table@2"
+"""The ``format`` tag of a table document; a new layout of fields gets a new tag (``@2``: ``stopped``)."""
+
+TABLE_FORMAT_1: Final = "sniff-rules/table@1"
+"""The tag of the first layout, without ``stopped``: still read, so the tables a server kept before play on."""
 
 MAX_TABLE_CHARS: Final = MAX_RECORD_CHARS + 4096
 """Longest table text read: its record and four seats."""
@@ -48,7 +51,7 @@ MAX_TABLE_CHARS: Final = MAX_RECORD_CHARS + 4096
 MAX_TABLE_DEPTH: Final = 9
 """Deepest nesting read: a record's (8) one level down."""
 
-_TABLE_KEYS: Final = ("format", "record", "seats", "bot_source", "version")
+_TABLE_KEYS: Final = ("format", "record", "seats", "bot_source", "version", "stopped")
 _SEAT_KEYS: Final = ("kind", "token", "joined")
 _HEX64: Final = re.compile(r"[0-9a-f]{16}")
 
@@ -64,6 +67,7 @@ def table_to_data(table: Table) -> JsonObject:
         "seats": seats,
         "bot_source": {"splitmix64": f"{table.bot_source.state:016x}"},
         "version": table.version,
+        "stopped": table.stopped,
     }
 
 
@@ -92,9 +96,12 @@ def table_from_data(value: JsonValue) -> Table:
     :func:`~sniff_rules.play.table.check_seats` does; the record as
     :func:`~sniff_rules.formats.record_json.record_from_data` does.
     """
-    data = json_object(value, "a table", _TABLE_KEYS)
-    if data["format"] != TABLE_FORMAT:
+    first = isinstance(value, dict) and value.get("format") == TABLE_FORMAT_1
+    data = json_object(value, "a table", _TABLE_KEYS[:-1] if first else _TABLE_KEYS)
+    if data["format"] not in (TABLE_FORMAT, TABLE_FORMAT_1):
         raise NotationError(JSON_RULE, f"format is {TABLE_FORMAT!r}, got {described(data['format'], 40)}")
+    stopped_data = None if first else data["stopped"]
+    stopped = None if stopped_data is None else json_str(stopped_data, "stopped")
     seats = tuple(
         _seat_from_data(item, f"seats[{index}]")
         for index, item in enumerate(json_array(data["seats"], "seats", MAX_PLAYERS))
@@ -105,7 +112,7 @@ def table_from_data(value: JsonValue) -> Table:
         raise NotationError(JSON_RULE, f"bot_source.splitmix64 is 16 lower-case hex digits, got {len(text)} characters")
     version = json_int(data["version"], "version")
     record = record_from_data(data["record"])
-    return Table.restored(record, seats, SplitMix64(int(text, 16)), version)
+    return Table.restored(record, seats, SplitMix64(int(text, 16)), version, stopped)
 
 
 def table_from_json(text: str | bytes) -> Table:

@@ -131,7 +131,15 @@ def bot_label(name: str) -> str:
 
 
 def bot_policy(name: str) -> Policy[SeatView]:
-    """The fair bot ``name`` names, a policy of a seat's view and a source (see :func:`parse_bot`)."""
+    """The fair bot ``name`` names, a policy of a seat's view and a source (see :func:`parse_bot`).
+
+    The name of a bot an operator offers (:func:`is_offered_name`) is refused
+    too: only its server runs its process, and passes its policy in.
+    """
+    if type(name) is str and is_offered_name(name):
+        raise BotNameError(
+            BOT_RULE, f"{name.strip()!r} is a bot its server runs as a process: the server passes in its policy"
+        )
     bot = parse_bot(name)
     if bot.kind == "random":
         return random_bot
@@ -162,6 +170,35 @@ class OfferedBot:
     name: str = attrs.field(validator=lambda _i, _a, v: _check_text(v, "an offered bot's name"))
     command: tuple[str, ...] = attrs.field(validator=lambda _i, _a, v: _check_command(v))
     label: str = attrs.field(validator=lambda _i, _a, v: _check_text(v, "an offered bot's label"))
+
+
+def is_offered_name(name: str) -> bool:
+    """Whether ``name`` is spelled as an offered bot's (see :func:`parse_offer`), not a fair bot's.
+
+    A table stores an offered bot's seat by this name alone; which command
+    runs it is its server's (:class:`BotOffer`), never the table's.
+
+    >>> is_offered_name("strong"), is_offered_name("greedy"), is_offered_name("cmd:./x")
+    (True, False, False)
+    """
+    return _OFFER_NAME.fullmatch(name.strip()) is not None and name.strip() not in _RESERVED
+
+
+def offered_label(name: str) -> str:
+    """How a page shows the offered bot ``name``: ``strong (bot process)``."""
+    return f"{name.strip()} (bot process)"
+
+
+def seat_label(name: str) -> str:
+    """How a seat's bot is shown: :func:`bot_label` for a fair bot, :func:`offered_label` for an offered one."""
+    return offered_label(name) if is_offered_name(name) else bot_label(name)
+
+
+def check_seat_bot(name: str) -> BotName:
+    """The bot a table's seat names: a fair bot (:func:`parse_bot`) or one spelled as an offered bot's."""
+    if type(name) is str and is_offered_name(name):
+        return BotName(name.strip())
+    return parse_bot(name)
 
 
 def _check_text(value: object, what: str) -> None:
@@ -205,7 +242,7 @@ def parse_offer(text: str) -> OfferedBot:
         raise BotNameError(OFFER_RULE, f"the command of {name!r} cannot be split: {err}") from None
     if not command:
         raise BotNameError(OFFER_RULE, f"the offer {name!r} names no command; write {name}=COMMAND [ARGS...]")
-    return OfferedBot(name, command, f"{name} (bot process)")
+    return OfferedBot(name, command, offered_label(name))
 
 
 def _check_offers(_instance: object, _attribute: object, bots: tuple[OfferedBot, ...]) -> None:

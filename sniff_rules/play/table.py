@@ -55,9 +55,10 @@ import attrs
 from sniff_rules._fast import is_tuple
 from sniff_rules.errors import IllegalMoveError, InvalidMoveError, InvalidStateError, described
 from sniff_rules.moves import Draw, Move, Pass, Place
+from sniff_rules.play.driver import Policy
 from sniff_rules.play.events import Dealt, Event, apply_with_events
 from sniff_rules.play.record import MatchRecord
-from sniff_rules.play.registry import bot_policy, parse_bot
+from sniff_rules.play.registry import bot_policy, check_seat_bot
 from sniff_rules.play.view import SeatView, seat_view
 from sniff_rules.randomness import SplitMix64
 from sniff_rules.rules import Rules, Seat
@@ -71,6 +72,9 @@ MIN_TOKEN_CHARS: Final = 16
 
 MAX_TOKEN_CHARS: Final = 128
 """The longest seat token accepted."""
+
+MAX_STOP_CHARS: Final = 1000
+"""The longest line a stopped table keeps saying why: a failure's message is cut to fit."""
 
 _TOKEN_CHARS: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 
@@ -110,7 +114,9 @@ class TableSeat:
 def check_seats(rules: Rules, seats: Sequence[TableSeat]) -> tuple[TableSeat, ...]:
     """``seats`` as a tuple, if it is one seat per player, each a person with a token of its own or a named bot.
 
-    Refused: a count other than the players (SETUP-2), a kind that names no
+    A bot is a fair bot's name or an offered bot's
+    (:func:`~sniff_rules.play.registry.check_seat_bot`), whose process its
+    server runs. Refused: a count other than the players (SETUP-2), a kind that names no
     bot (FORMAT-1, :class:`~sniff_rules.play.registry.BotNameError`), a
     person without a well-formed token, a bot with one, two seats with one
     token (FORMAT-3).
@@ -129,7 +135,7 @@ def check_seats(rules: Rules, seats: Sequence[TableSeat]) -> tuple[TableSeat, ..
                 raise InvalidStateError("FORMAT-3", f"seat {index}'s token is another seat's: each person has one")
             seen.add(token)
         else:
-            parse_bot(seat.kind)
+            check_seat_bot(seat.kind)
             if seat.token is not None or seat.joined:
                 raise InvalidStateError("FORMAT-3", f"seat {index} is a bot's: it has no token and never joins")
     return tuple(seats)
@@ -147,7 +153,10 @@ class Table:
     ``bot_source`` the bots' random source, ``version`` the number of the
     change it is; ``state`` and ``events`` (every event, nothing hidden)
     follow from the record and are kept so that no request replays it.
-    Two tables are equal when their record, seats, source and version are.
+    ``stopped`` is None, or the one line saying why the match was stopped
+    before its end (:meth:`stopped_by`): a bot's process failed it, and no
+    move or round follows. Two tables are equal when their record, seats,
+    source, version and stop are.
     """
 
     record: MatchRecord
@@ -156,19 +165,21 @@ class Table:
     version: int
     state: State = attrs.field(repr=False)
     events: tuple[Event, ...] = attrs.field(validator=is_tuple, repr=False)
+    stopped: str | None = None
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not Table:
             return NotImplemented
-        return (self.record, self.seats, self.bot_source, self.version) == (
+        return (self.record, self.seats, self.bot_source, self.version, self.stopped) == (
             other.record,
             other.seats,
             other.bot_source,
             other.version,
+            other.stopped,
         )
 
     def __hash__(self) -> int:
-        return hash((self.record, self.seats, self.bot_source, self.version))
+        return hash((self.record, self.seats, self.bot_source, self.version, self.stopped))
 
     # ------------------------------------------------------------ making one
 
@@ -192,8 +203,15 @@ class Table:
         return cls.restored(MatchRecord.seeded(rules, seed), seats, SplitMix64.from_seed(bot_seed), 1)
 
     @classmethod
-    def restored(cls, record: MatchRecord, seats: Sequence[TableSeat], bot_source: SplitMix64, version: int) -> Table:
-        """The table that ``record`` replays to, with these seats, bots' source and version (as saved).
+    def restored(
+        cls,
+        record: MatchRecord,
+        seats: Sequence[TableSeat],
+        bot_source: SplitMix64,
+        version: int,
+        stopped: str | None = None,
+    ) -> Table:
+        """The table that ``record`` replays to, with these seats, bots' source, version and stop (as saved).
 
         The record is replayed, so a move or a deal the rules refuse raises as
         :meth:`~sniff_rules.play.record.MatchRecord.replay` does.
@@ -206,6 +224,10 @@ class Table:
             )
         if type(version) is not int or version < 1:
             raise InvalidStateError("FORMAT-3", f"a table's version is an int from 1, got {described(version, 40)}")
+        if stopped is not None and (type(stopped) is not str or not 0 < len(stopped) <= MAX_STOP_CHARS):
+            raise InvalidStateError(
+                "FORMAT-3", f"a table's stop is 1..{MAX_STOP_CHARS} characters or None, got {described(stopped, 40)}"
+            )
         checked = check_seats(record.rules, seats)
         events: list[Event] = []
         state: State | None = None
@@ -213,7 +235,7 @@ class Table:
             events += step.events
             state = step.state
         assert state is not None
-        return cls(record, checked, bot_source, version, state, tuple(events))
+        return cls(record, checked, bot_source, version, state, tuple(events), stopped)
 
     # ------------------------------------------------------------ what anyone may ask
 
@@ -234,13 +256,13 @@ class Table:
 
     @property
     def bot_to_move(self) -> bool:
-        """Whether a bot is to move now: what :meth:`step_bot` plays."""
-        return self.state.phase is Phase.PLAYING and not self.seats[self.state.to_move].is_person
+        """Whether a bot is to move now: what :meth:`step_bot` plays (never once the match is stopped)."""
+        return self.state.phase is Phase.PLAYING and not self.seats[self.state.to_move].is_person and not self.stopped
 
     @property
     def person_to_move(self) -> Seat | None:
         """The person seat to move now, or None (a bot's turn, or no turn)."""
-        if self.state.phase is not Phase.PLAYING or self.bot_to_move:
+        if self.state.phase is not Phase.PLAYING or self.bot_to_move or self.stopped:
             return None
         return self.state.to_move
 
@@ -304,7 +326,12 @@ class Table:
         )
         return self._changed(seats=seats)
 
+    def _check_not_stopped(self) -> None:
+        if self.stopped is not None:
+            raise IllegalMoveError("MATCH-2", f"the match was stopped: {self.stopped}")
+
     def _check_turn(self, seat: Seat) -> None:
+        self._check_not_stopped()
         phase = self.state.phase
         if phase is Phase.MATCH_OVER:
             raise IllegalMoveError("MATCH-2", "the match is over: no move now")
@@ -337,18 +364,24 @@ class Table:
             record = record.paused_at_round_end()
         return self._changed(record=record, state=state, events=self.events + happened, **changes)
 
-    def step_bot(self) -> Table:
+    def step_bot(self, policy: Policy[SeatView] | None = None) -> Table:
         """The table after the bot to move plays, deciding from its own seat's view and the table's source.
 
-        Refused when no bot is to move (TURN-2). Pure: a server may run it in
-        a worker thread and keep the answer only if the table it holds is
-        still this one (the same version).
+        The bot is the fair bot its seat names, or ``policy`` when given: the
+        process its server runs for an offered bot's seat, which is sent that
+        seat's view alone. Refused when no bot is to move (TURN-2); a move
+        the policy answers that the rules refuse raises as
+        :func:`~sniff_rules.moves.apply` does. Pure but for ``policy``: a
+        server may run it in a worker thread and keep the answer only if the
+        table it holds is still this one (the same version).
         """
         if not self.bot_to_move:
+            self._check_not_stopped()
             raise IllegalMoveError("TURN-2", "no bot is to move now")
         seat = self.state.to_move
         view = seat_view(self.state, seat, self.events[_round_start(self.events) :])
-        move, source = bot_policy(self.seats[seat].kind)(view, self.bot_source)
+        chosen = bot_policy(self.seats[seat].kind) if policy is None else policy
+        move, source = chosen(view, self.bot_source)
         if type(source) is not SplitMix64:
             raise InvalidStateError(
                 "SETUP-5", f"a bot returned a source that cannot be saved: {described(source, 100)}"
@@ -375,6 +408,7 @@ class Table:
         if token is not None:
             self.seat_of(token)
         self._check_version(version)
+        self._check_not_stopped()
         phase = self.state.phase
         if phase is Phase.MATCH_OVER:
             raise IllegalMoveError("MATCH-2", "the match is over: no round follows")
@@ -384,6 +418,20 @@ class Table:
         return self._changed(
             record=self.record.paused_at_round_end(False), state=state, events=(*self.events, Dealt.of(state))
         )
+
+    def stopped_by(self, reason: str) -> Table:
+        """The table stopped before its end, ``reason`` the one line every seat is told; nothing follows.
+
+        For its server, when a seat's bot process fails (it answers late,
+        garbles, ends or answers a move it was not offered): no move is made
+        for it, the record up to it is kept, and every later move or round is
+        refused (MATCH-2). Refused when already stopped (MATCH-2) or for a
+        reason that is no line of 1..:data:`MAX_STOP_CHARS` characters (FORMAT-3).
+        """
+        self._check_not_stopped()
+        if type(reason) is not str or not reason.strip() or len(reason) > MAX_STOP_CHARS or "\n" in reason:
+            raise InvalidStateError("FORMAT-3", f"a stop is one line of 1..{MAX_STOP_CHARS} characters")
+        return self._changed(stopped=reason)
 
     def rewound_to(self, earlier: Table) -> Table:
         """``earlier`` (a table this one grew from: an undo) as the next change, its version past this one's."""

@@ -25,15 +25,15 @@ from collections.abc import Hashable
 from types import TracebackType
 from typing import Final
 
-from sniff_rules.errors import IllegalMoveError, NotationError
+from sniff_rules.errors import IllegalMoveError, NotationError, SniffError
 from sniff_rules.formats.notation import parse_move
 from sniff_rules.formats.view_json import seat_view_to_data
 from sniff_rules.moves import Move
 from sniff_rules.play.driver import Policy
 from sniff_rules.play.registry import BotOffer, bot_policy
 from sniff_rules.play.view import SeatView
-from sniff_rules.protocol.messages import PROTOCOL, REQUEST_SECONDS
-from sniff_rules.protocol.process import Peer
+from sniff_rules.protocol.messages import ANSWER, FRAMING, PROCESS, PROTOCOL, REQUEST_SECONDS, SHAPE, TIME
+from sniff_rules.protocol.process import Peer, PeerFailure
 from sniff_rules.randomness import RandomSource
 
 COMMAND_PREFIX: Final = "cmd:"
@@ -53,6 +53,53 @@ def command_of(name: str) -> list[str]:
     return command
 
 
+class BotAnswerError(IllegalMoveError):
+    """A bot's answer that is no move among its options; ``request`` names the request (``choose #3``)."""
+
+    request: str
+
+    def __init__(self, rule: str, request: str, message: str) -> None:
+        super().__init__(rule, f"{request}: {message}")
+        self.request = request
+        self.detail = message
+
+    def __reduce__(self) -> tuple[type[BotAnswerError], tuple[str, str, str]]:
+        # Rebuilt from its own three arguments, so that it survives pickling: a worker process or a Ray task
+        # hands it back to the run whole, with its type and rule.
+        return type(self), (self.rule, self.request, self.detail)
+
+
+_PUBLIC_REASONS: Final = {
+    FRAMING: "its answer was no JSON object on one line within the line limit",
+    SHAPE: "its answer was not shaped as the protocol states",
+    TIME: "no answer within the time a request may take",
+    ANSWER: "it answered another request",
+    PROCESS: "its process ended or stopped reading",
+    "FORMAT-1": "it answered no move",
+    "TURN-1": "it answered another seat's move",
+    "PLACE-1": "it answered a move not among its options",
+}
+
+
+def failure_line(who: str, failure: SniffError, *, public: bool = False) -> str:
+    """The one line telling that the bot of ``who`` (``seat 1 (strong)``) stopped the match: its rule and request.
+
+    With ``public``, for the other seats of a served table, the line says
+    what went wrong in the protocol's own words and quotes nothing the bot
+    wrote (its stderr, its answer), which could hold its hand.
+
+    >>> failure_line("seat 1 (strong)", BotAnswerError("TURN-1", "choose #4", "it answered '0:draw'"), public=True)
+    "The bot of seat 1 (strong) stopped the match (TURN-1): choose #4: it answered another seat's move. \
+No move was made for it."
+    """
+    if public:
+        request = failure.request if isinstance(failure, (PeerFailure, BotAnswerError)) else "choose"
+        said = f"{request}: {_PUBLIC_REASONS.get(failure.rule, 'it broke the protocol')}"
+    else:
+        said = str(failure).removeprefix(f"{failure.rule}: ")
+    return f"The bot of {who} stopped the match ({failure.rule}): {said}. No move was made for it."
+
+
 class ProcessBot:
     """The bot that ``command`` runs, as a policy; close it (or use ``with``) to end the process."""
 
@@ -62,14 +109,22 @@ class ProcessBot:
 
     def __call__(self, view: SeatView, source: RandomSource) -> tuple[Move, RandomSource]:
         """The bot's move for ``view``, checked against its options; ``source`` is the host's, passed on untouched."""
+        request = f"choose #{self.peer.sent}"
         answer = self.peer.request({"type": "choose", "view": seat_view_to_data(view)})
         text = answer.get("move")
         if not isinstance(text, str):
-            raise IllegalMoveError("FORMAT-1", f"the bot of seat {view.seat} answered no move: {answer!s:.200}")
-        move = parse_move(text)
+            raise BotAnswerError("FORMAT-1", request, f"the bot of seat {view.seat} answered no move: {answer!s:.200}")
+        try:
+            move = parse_move(text)
+        except NotationError:
+            raise BotAnswerError(
+                "FORMAT-1", request, f"the bot of seat {view.seat} answered {text!r:.40}, which is no move"
+            ) from None
         if move not in view.legal_moves:
             rule = "TURN-1" if move.seat != view.seat else "PLACE-1"
-            raise IllegalMoveError(rule, f"the bot of seat {view.seat} answered {text!r:.40}, not among its options")
+            raise BotAnswerError(
+                rule, request, f"the bot of seat {view.seat} answered {text!r:.40}, not among its options"
+            )
         return move, source
 
     def close(self) -> None:
@@ -117,6 +172,12 @@ class BotProcesses:
     def running(self) -> int:
         """How many bot processes are running."""
         return len(self._running)
+
+    def kill(self, key: Hashable) -> None:
+        """Kill the process of ``key`` now, from any thread (see :meth:`Peer.kill`); :meth:`close` reaps it."""
+        running = self._running.get(key)
+        if running is not None:
+            running.peer.kill()
 
     def close(self, key: Hashable) -> None:
         """End and reap the process of ``key``, if it has one."""

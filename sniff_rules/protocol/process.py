@@ -51,6 +51,12 @@ class PeerFailure(ProtocolError):
     def __init__(self, rule: str, request: str, message: str) -> None:
         super().__init__(rule, f"{request}: {message}")
         self.request = request
+        self.detail = message
+
+    def __reduce__(self) -> tuple[type[PeerFailure], tuple[str, str, str]]:
+        # Rebuilt from its own three arguments, so that it survives pickling: a worker process or a Ray task
+        # hands it back to the run whole, with its type and rule.
+        return type(self), (self.rule, self.request, self.detail)
 
 
 class Peer:
@@ -161,6 +167,15 @@ class Peer:
         except subprocess.TimeoutExpired:
             return "its output closed"
         return f"exit status {code}"
+
+    def kill(self) -> None:
+        """Kill the process now, from any thread, its pipes left open: a request waiting on it ends (PROTO-5).
+
+        :meth:`close` still reaps it; call that once no request is under way.
+        """
+        if self._process.poll() is None:
+            with contextlib.suppress(OSError):
+                self._process.kill()
 
     def close(self) -> None:
         """Ask the peer to quit, then kill and reap it: no process outlives its host."""

@@ -21,8 +21,15 @@ from pathlib import Path
 from typing import ClassVar, Final
 
 import attrs
-from hypothesis import HealthCheck, Phase as HypothesisPhase, seed as hypothesis_seed, settings, strategies as st
-from hypothesis.stateful import rule, run_state_machine_as_test
+from hypothesis import (
+    HealthCheck,
+    Phase as HypothesisPhase,
+    seed as hypothesis_seed,
+    settings,
+    stateful,
+    strategies as st,
+)
+from hypothesis.stateful import rule
 from hypothesis.strategies import DataObject
 
 import sniff_rules
@@ -43,8 +50,21 @@ from sniff_rules.verify.vectors.conformance import shipped_vectors
 from sniff_rules.verify.vectors.files import read_vector_file, vector_paths
 from sniff_rules.verify.vectors.recorded_play import move_line, move_texts
 
-# Hypothesis leaves this function unannotated; typed here so the module stays strict.
-run_machine: Callable[..., None] = run_state_machine_as_test
+
+def seeded_machine_test(machine: type[SniffMachine], chosen: settings, seed: int) -> Callable[[], None]:
+    """The test that runs ``machine`` under ``chosen`` from ``seed``: the same examples in every environment.
+
+    ``run_state_machine_as_test`` builds its ``@given`` test inside itself,
+    where no ``@seed`` reaches it: each run then drew a fresh seed from the
+    operating system, so one ``--seed`` met other examples on every run and
+    every machine. The seed is put on that test itself.
+    """
+    # Hypothesis leaves this function unannotated; typed here so the module stays strict.
+    build: Callable[..., Callable[[], None]] = stateful.get_state_machine_test
+    test = build(machine, settings=chosen)
+    seeded: Callable[[], None] = hypothesis_seed(seed)(test)
+    return seeded
+
 
 REPLAY_FORMAT: Final = "sniff-rules/engine-replay@1"
 """The first line of a replay file; each later line is one request, sent in order."""
@@ -208,11 +228,8 @@ def check_machine(engine: RemoteEngine, examples: int, seed: int, steps: int = 3
         phases=[HypothesisPhase.generate, HypothesisPhase.shrink],
     )
 
-    def run() -> None:
-        run_machine(machine, settings=chosen)
-
     try:
-        hypothesis_seed(seed)(run)()
+        seeded_machine_test(machine, chosen, seed)()
     except Exception as failure:
         # A peer that broke the protocol fails every later request, which Hypothesis may report as flaky:
         # the protocol failure is the verdict, whatever was raised.

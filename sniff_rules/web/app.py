@@ -5,9 +5,9 @@ package) talks JSON to a small API and hears of every change over one
 WebSocket per seat. A request names its table and its seat's token in the
 ``X-Sniff-Table`` and ``X-Sniff-Token`` headers and acts for that seat alone:
 
-- ``GET /api/bots`` the fair bots a seat may be given
-  (:func:`~sniff_rules.web.seats.bots_offered`: each bot's name and
-  label, and the default), so the page holds no list of its own;
+- ``GET /api/bots`` the bots a seat may be given, the fair bots and the
+  operator's bot processes (:func:`~sniff_rules.web.seats.bots_offered`:
+  each bot's name and label, and the default), so the page holds no list of its own;
 - ``POST /api/tables`` ``{"seats": ["person", "greedy", "person", ...]}``
   makes a table; the creator takes the first person seat, and the answer
   holds the table id, the creator's token, one invite link per person seat
@@ -21,8 +21,8 @@ WebSocket per seat. A request names its table and its seat's token in the
   ``{"version": 9}`` deals on after a settled round; ``POST /api/leave``
   leaves the table (it ends once every person has left);
 - ``GET /api/record`` the match record (``$defs/matchRecord``, what
-  ``sniff-rules replay`` plays), once the match is over: a record holds
-  every hand and the seed of every deal, so before the end it is a 409;
+  ``sniff-rules replay`` plays), once the match is over or was stopped: a
+  record holds every hand and the seed of every deal, so before the end it is a 409;
 - ``/api/updates``, a WebSocket: the page sends ``{"table": id, "token": token}``
   within :data:`HELLO_SECONDS` and receives its snapshot after every change.
 
@@ -75,6 +75,7 @@ from sniff_rules.layout import Layout
 from sniff_rules.play.table import Table
 from sniff_rules.state import Phase
 from sniff_rules.web import seats
+from sniff_rules.web.bot_seats import TableBots
 from sniff_rules.web.host import (
     DEAL_ON_SECONDS,
     IDLE_SECONDS,
@@ -260,6 +261,7 @@ def create_app(
     seeds: SeedSource = fresh_seed,
     layouter: Layouter | None = None,
     close_store: bool = False,
+    bots: TableBots | None = None,
 ) -> Starlette:
     """The browser game as an ASGI application (see the module's docstring).
 
@@ -268,7 +270,8 @@ def create_app(
     are the ``Host`` names served; ``bot_delay`` the seconds each bot waits
     before its move, so a person can follow the play; the other settings are
     :class:`~sniff_rules.web.host.TableHost`'s; ``layouter`` draws the layout
-    (default :func:`default_layouter`).
+    (default :func:`default_layouter`); ``bots`` the operator's bot processes
+    (none by default), ended when the app stops.
     """
     host = TableHost(
         MemoryStore() if store is None else store,
@@ -279,6 +282,7 @@ def create_app(
         idle_seconds=idle_seconds,
         max_tables=max_tables,
         max_tables_per_client=max_tables_per_client,
+        bots=bots,
     )
     draw = default_layouter() if layouter is None else layouter
     pages = {
@@ -309,8 +313,8 @@ def create_app(
         content, kind = pages[request.url.path]
         return Response(content, media_type=kind, headers=_PAGE_HEADERS)
 
-    async def bots(_request: Request) -> Response:
-        return JSONResponse(bots_offered(), headers={"cache-control": "no-store"})
+    async def bot_list(_request: Request) -> Response:
+        return JSONResponse(bots_offered(host.bots.offer), headers={"cache-control": "no-store"})
 
     @refusing
     async def create(request: Request) -> Response:
@@ -365,7 +369,7 @@ def create_app(
     @refusing
     async def record(request: Request) -> Response:
         table = host.for_seat(*_ids(request))
-        if table.phase is not Phase.MATCH_OVER:
+        if table.phase is not Phase.MATCH_OVER and table.stopped is None:
             raise WebError(409, "match-not-over", "the record holds every hand: it is served once the match is over")
         headers = {"cache-control": "no-store", "content-disposition": 'attachment; filename="sniff-match.json"'}
         return JSONResponse(record_to_data(table.record), headers=headers)
@@ -426,7 +430,7 @@ def create_app(
     app = Starlette(
         routes=[
             *(Route(path, page, methods=["GET"]) for path in _STATIC),
-            Route("/api/bots", bots, methods=["GET"]),
+            Route("/api/bots", bot_list, methods=["GET"]),
             Route("/api/tables", create, methods=["POST"]),
             Route("/api/table", snapshot, methods=["GET"]),
             Route("/api/join", join, methods=["POST"]),

@@ -11,7 +11,8 @@ host moves the bots when their turn comes (in a worker thread: a search
 bot thinks), deals on after :data:`DEAL_ON_SECONDS` at a round's end if no
 seat asked first, forgets tables idle for :data:`IDLE_SECONDS`, and wakes
 the WebSockets of a table on every change the store reports, from this
-process or another. ``specs/hosting.md`` states what it promises (HOST-1..5).
+process or another. ``specs/hosting.md`` states what it promises (HOST-1..7; the bot processes in
+:mod:`sniff_rules.web.bot_seats`).
 
 No visitor can end another's table: creation is bounded per client and in
 total (:data:`MAX_TABLES_PER_CLIENT`, :data:`MAX_TABLES`) with a refusal,
@@ -31,9 +32,11 @@ from typing import Final
 
 from sniff_rules.errors import SniffError
 from sniff_rules.formats.table_json import table_from_json, table_to_json
+from sniff_rules.play.registry import BotOffer
 from sniff_rules.play.table import PERSON, Table
 from sniff_rules.rules import Rules
 from sniff_rules.state import Phase
+from sniff_rules.web.bot_seats import TableBots
 from sniff_rules.web.seats import WebError, check_kinds, refusal_of
 from sniff_rules.web.store import REMOVED, StoredTable, TableStore, new_table_id
 
@@ -82,7 +85,9 @@ class TableHost:
 
     ``clock`` gives the store's seconds (wall time, since the store outlives
     the process); ``seeds`` each match's and its bots' seeds; ``bot_delay``
-    the seconds a bot waits before its move, so a person can follow the play.
+    the seconds a bot waits before its move, so a person can follow the play;
+    ``bots`` the operator's bot processes (:class:`~sniff_rules.web.bot_seats.TableBots`),
+    none by default.
     """
 
     def __init__(
@@ -96,6 +101,7 @@ class TableHost:
         idle_seconds: float = IDLE_SECONDS,
         max_tables: int = MAX_TABLES,
         max_tables_per_client: int = MAX_TABLES_PER_CLIENT,
+        bots: TableBots | None = None,
     ) -> None:
         self.store: Final = store
         self.clock: Final = clock
@@ -105,6 +111,7 @@ class TableHost:
         self.idle_seconds: Final = idle_seconds
         self.max_tables: Final = max_tables
         self.max_tables_per_client: Final = max_tables_per_client
+        self.bots: Final = TableBots(BotOffer()) if bots is None else bots
         self._cache: OrderedDict[str, Table] = OrderedDict()
         self._tasks: dict[tuple[str, str], asyncio.Task[None]] = {}
         self._watchers: dict[str, set[asyncio.Event]] = {}
@@ -126,7 +133,7 @@ class TableHost:
         self._sweeper = asyncio.create_task(self._sweep_forever())
 
     async def stop(self) -> None:
-        """Stop every task this host runs; the tables stay in the store."""
+        """Stop every task this host runs and end every bot process; the tables stay in the store."""
         self._stopped = True
         tasks = [task for task in (self._sweeper, *self._tasks.values()) if task is not None]
         for task in tasks:
@@ -135,6 +142,8 @@ class TableHost:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._tasks.clear()
+        # In a worker thread: a seat's process is reaped once its request under way has ended.
+        await asyncio.to_thread(self.bots.close_all)
         for events in self._watchers.values():
             for event in events:
                 event.set()
@@ -173,6 +182,8 @@ class TableHost:
         )
         if written:
             self._remember(table_id, new)
+            if new.stopped is not None or new.phase is Phase.MATCH_OVER:
+                self._end_bots(table_id)
             self.drive(table_id, new)
         return written
 
@@ -183,7 +194,7 @@ class TableHost:
         client holds :data:`MAX_TABLES_PER_CLIENT` tables (429) or the server
         :data:`MAX_TABLES` (503): no table is ever dropped to make room.
         """
-        checked = check_kinds(kinds)
+        checked = check_kinds(kinds, self.bots.offer)
         if self.store.count(creator) >= self.max_tables_per_client:
             raise WebError(
                 429,
@@ -198,11 +209,19 @@ class TableHost:
                 f"HOST-2: this server keeps at most {self.max_tables} tables: try again later",
                 "HOST-2",
             )
+        table_id = new_table_id()
+        if not self.bots.reserve(table_id, checked):
+            raise WebError(
+                503,
+                "server-full",
+                f"HOST-7: this server runs at most {self.bots.limit} bot processes at once: seat other bots, "
+                "or try again later",
+                "HOST-7",
+            )
         people = [seat for seat, kind in enumerate(checked) if kind == PERSON]
         tokens = tuple(secrets.token_urlsafe(32) for _ in people)
         table = Table.new(Rules.standard(len(checked)), checked, tokens, seed=self.seeds(), bot_seed=self.seeds())
         table = table.join(tokens[0])
-        table_id = new_table_id()
         self.store.add(StoredTable(table_id, table_to_json(table), table.version, creator, self.clock()))
         self._remember(table_id, table)
         self.drive(table_id, table)
@@ -248,9 +267,21 @@ class TableHost:
         table = self.change(table_id, token, None, lambda table: table.leave(token))
         if any(seat.is_person and seat.joined for seat in table.seats):
             return False
+        self._forget(table_id)
+        return True
+
+    def _forget(self, table_id: str) -> None:
+        """The table ended: out of the store and the cache, its bot processes ended."""
         self.store.remove(table_id)
         self._cache.pop(table_id, None)
-        return True
+        self._end_bots(table_id)
+
+    def _end_bots(self, table_id: str) -> None:
+        """End the table's bot processes, in a worker thread when a loop runs (asking one to quit takes a while)."""
+        if self._loop is None:
+            self.bots.end(table_id)
+        else:
+            self._start(table_id, "end-bots", asyncio.to_thread(self.bots.end, table_id))
 
     # ------------------------------------------------------------ driving tables on
 
@@ -279,11 +310,16 @@ class TableHost:
             try:
                 table = self.load(table_id)
             except WebError:
+                self._end_bots(table_id)
                 return
             if not table.bot_to_move:
                 break
-            # A search bot thinks for a while: in a worker thread, so other requests go on.
-            new = await asyncio.to_thread(table.step_bot)
+            # A search bot thinks for a while, a bot process answers within its timeout: in a worker thread, so
+            # other requests go on.
+            if self.bots.is_process(table.seats[table.to_move].kind):
+                new = await asyncio.to_thread(self.bots.step, table_id, table)
+            else:
+                new = await asyncio.to_thread(table.step_bot)
             # Kept only if nobody changed the table meanwhile; if someone did, the next turn is looked at afresh.
             self._commit(table_id, table, new)
         with contextlib.suppress(WebError):
@@ -304,8 +340,7 @@ class TableHost:
         """Forget the tables idle past :data:`IDLE_SECONDS`, at most :data:`SWEEP_BATCH`; how many."""
         idle = self.store.idle(self.clock() - self.idle_seconds, SWEEP_BATCH)
         for table_id in idle:
-            self.store.remove(table_id)
-            self._cache.pop(table_id, None)
+            self._forget(table_id)
         return len(idle)
 
     async def _sweep_forever(self) -> None:
@@ -343,6 +378,7 @@ class TableHost:
     def _wake(self, table_id: str, version: int) -> None:
         if version == REMOVED:
             self._cache.pop(table_id, None)
+            self._end_bots(table_id)
         for event in tuple(self._watchers.get(table_id, ())):
             event.set()
         if version != REMOVED and table_id in self._watchers:

@@ -28,13 +28,14 @@ from sniff_rules.formats.strict_json import JsonObject, JsonValue
 from sniff_rules.formats.view_json import seat_view_to_data
 from sniff_rules.moves import Move
 from sniff_rules.play.events import Placed
-from sniff_rules.play.registry import BOT_CHOICES, BOT_RULE, DEFAULT_BOT, BotNameError, bot_label, parse_bot
+from sniff_rules.play.registry import BOT_CHOICES, BOT_RULE, DEFAULT_BOT, BotNameError, BotOffer, seat_label
 from sniff_rules.play.table import PERSON, StaleVersionError, Table
 from sniff_rules.play.view import SeatView
 from sniff_rules.state import Phase
 
-SNAPSHOT_FORMAT: Final = "sniff-rules/web-snapshot@2"
-"""The ``format`` tag of what a seat's page receives (``@2``: a table of several people, who has joined)."""
+SNAPSHOT_FORMAT: Final = "sniff-rules/web-snapshot@3"
+"""The ``format`` tag of what a seat's page receives (``@2``: a table of several people, who has joined; ``@3``:
+why the match was stopped, if it was)."""
 
 MAX_MOVE_CHARS: Final = 200
 """The longest move text read; what people type is far shorter."""
@@ -48,9 +49,11 @@ OFFERED_BOTS: Final = tuple(choice.name for choice in BOT_CHOICES)
 """The bots a table on this server may seat: those its page offers, each with its own default search."""
 
 
-def bots_offered() -> JsonObject:
-    """The fair bots a page offers for a seat, from :mod:`sniff_rules.play.registry`: name and label, the default."""
-    bots: list[JsonValue] = [{"name": choice.name, "label": choice.label} for choice in BOT_CHOICES]
+def bots_offered(offer: BotOffer | None = None) -> JsonObject:
+    """The bots a page offers for a seat: the fair bots of :mod:`sniff_rules.play.registry` and the operator's
+    ``offer`` of bot processes, each by name and label, and the default."""
+    choices = BOT_CHOICES if offer is None else offer.choices
+    bots: list[JsonValue] = [{"name": choice.name, "label": choice.label} for choice in choices]
     return {"bots": bots, "default": DEFAULT_BOT}
 
 
@@ -86,8 +89,9 @@ def plain_layout(view: SeatView) -> JsonObject:
     return {"svg": None, "lines": [str(placement) for placement in view.layout.placements]}
 
 
-def check_kinds(kinds: Sequence[str]) -> tuple[str, ...]:
-    """``kinds`` as a tuple, if it seats 2..4 players, at least one a person and every other a bot offered here.
+def check_kinds(kinds: Sequence[str], offer: BotOffer | None = None) -> tuple[str, ...]:
+    """``kinds`` as a tuple, if it seats 2..4 players, at least one a person and every other a bot offered here:
+    a fair bot of :data:`OFFERED_BOTS` or a bot process of the operator's ``offer``.
 
     A kind that names no bot is refused with the registry's
     :class:`~sniff_rules.play.registry.BotNameError` as the cause (FORMAT-1).
@@ -102,19 +106,24 @@ def check_kinds(kinds: Sequence[str]) -> tuple[str, ...]:
     for index, kind in enumerate(kinds):
         if kind == PERSON:
             continue
+        served = BotOffer() if offer is None else offer
         try:
-            parse_bot(kind)
+            served.parse(kind)
         except BotNameError as refusal:
             raise WebError(400, "bad-request", f"seat {index}: {refusal}", refusal.rule) from refusal
-        if kind not in OFFERED_BOTS:
-            offered = ", ".join(OFFERED_BOTS)
+        names = (*OFFERED_BOTS, *(bot.name for bot in served.offered))
+        if kind not in names:
+            offered = ", ".join(names)
             raise WebError(400, "bad-request", f"seat {index}: this server seats the bots {offered}", BOT_RULE)
     return tuple(kinds)
 
 
 def status_of(table: Table, seat: int) -> str:
-    """``your-turn``, ``bot-turn``, ``person-turn`` (another person's), ``round-over`` or ``match-over``."""
+    """``your-turn``, ``bot-turn``, ``person-turn`` (another person's), ``round-over``, ``match-over`` or
+    ``stopped`` (the server stopped the match: a seat's bot process failed)."""
     phase = table.phase
+    if table.stopped is not None:
+        return "stopped"
     if phase is Phase.MATCH_OVER:
         return "match-over"
     if phase is Phase.ROUND_OVER:
@@ -126,7 +135,7 @@ def status_of(table: Table, seat: int) -> str:
 
 def snapshot(table: Table, token: str, layouter: Layouter = plain_layout) -> JsonObject:
     """What the page of the seat of ``token`` receives: the version, the seats (kind, name, side, joined), its
-    status, the last placement, the layout drawn and the seat's view.
+    status, the last placement, the layout drawn, the seat's view and why the match was stopped, if it was.
 
     Built from the seat's view and the public seat list alone, so two tables
     whose hidden tiles and random sources differ but whose public play is the
@@ -138,7 +147,7 @@ def snapshot(table: Table, token: str, layouter: Layouter = plain_layout) -> Jso
         {
             "seat": index,
             "kind": player.kind,
-            "name": ("You" if index == seat else f"Player {index}") if player.is_person else bot_label(player.kind),
+            "name": ("You" if index == seat else f"Player {index}") if player.is_person else seat_label(player.kind),
             "side": table.rules.side_of(index),
             "joined": player.joined or not player.is_person,
         }
@@ -154,6 +163,7 @@ def snapshot(table: Table, token: str, layouter: Layouter = plain_layout) -> Jso
         "last_placement": None if last is None else str(last.placement),
         "layout": layouter(view),
         "view": seat_view_to_data(view),
+        "stopped": table.stopped,
     }
 
 
@@ -169,6 +179,8 @@ def read_move(table: Table, token: str, text: str) -> Move:
     named = _SEAT_PREFIX.match(text)
     if named is not None and int(named.group(1)) != seat:
         raise WebError(403, "not-your-seat", f"this token plays seat {seat}, not seat {named.group(1)}", "TURN-2")
+    if table.stopped is not None:
+        raise WebError(409, "not-your-turn", f"MATCH-2: no move now: the match was stopped: {table.stopped}", "MATCH-2")
     if table.phase is not Phase.PLAYING:
         over = table.phase is Phase.MATCH_OVER
         rule = "MATCH-2" if over else "END-1"

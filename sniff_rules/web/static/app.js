@@ -224,6 +224,7 @@ function statusText(snap) {
     case "bot-turn": return `${nameOf(view.to_move)} is thinking…`;
     case "person-turn": return `${nameOf(view.to_move)} is to play.`;
     case "round-over": return `Round ${view.round} is over.`;
+    case "stopped": return `The match was stopped. ${snap.stopped}`;
     default: {
       const side = view.winner;
       return `${sideName(side, true)} ${winsOf(side)} the match${side === snap.players[snap.seat].side ? "!" : "."}`;
@@ -394,7 +395,7 @@ function drawRoundEnd(view) {
       `${last.placement} in round ${last.round}; the match ends there, with no settlement (MATCH-1). The hands left:`;
   }
   $("next-round").hidden = last.event !== "round-ended";
-  $("download-record").hidden = shown.status !== "match-over";
+  $("download-record").hidden = shown.status !== "match-over" && shown.status !== "stopped";
 }
 
 // ------------------------------------------------------------------ the person's input
