@@ -17,6 +17,7 @@ from sniff_rules.errors import InvalidStateError, described
 from sniff_rules.layout import Layout, Placement, Port
 from sniff_rules.moves import Place, apply, legal_moves
 from sniff_rules.randomness import SplitMix64
+from sniff_rules.round_facts import RoundContext
 from sniff_rules.rules import Rules
 from sniff_rules.scoring import Settlement
 from sniff_rules.state import Phase, RoundResult, State, new_match
@@ -239,3 +240,21 @@ def test_a_long_text_given_for_a_state_is_quoted_to_two_hundred_characters() -> 
     with pytest.raises(InvalidStateError) as refused:
         legal_moves("s" * 300)  # type: ignore[arg-type]
     assert f"FORMAT-3: legal_moves takes a State, got str: {repr('s' * 300)[:200]}" == str(refused.value)
+
+
+@pytest.mark.parametrize(
+    "lot",
+    [([(0, 3), (1, 5)],), (((0, 3), [1, 5]),), (((0, 3), (1, 5, 2)),), (((0, 3), ("1", "5")),)],
+    ids=["a round as a list", "a draw as a list", "a draw of three", "a draw of strings"],
+)
+def test_a_lot_not_made_of_int_pairs_in_tuples_is_refused(lot: Any) -> None:
+    """FORMAT-3: a round context's lot is tuples all the way down, each draw a (seat, face) pair of ints."""
+    with pytest.raises(InvalidStateError) as refused:
+        RoundContext(Rules.standard(2), 1, 0, lot=lot)
+    assert f"FORMAT-3: lot is a tuple of lot rounds, got {lot!r}" == str(refused.value)
+
+
+def test_a_lot_of_int_pairs_in_tuples_is_kept() -> None:
+    """A lot written as tuples of (seat, face) pairs is accepted as given."""
+    lot = (((0, 3), (1, 3)), ((0, 6), (1, 2)))
+    assert lot == RoundContext(Rules.standard(2), 1, 0, lot=lot).lot
