@@ -17,6 +17,7 @@ extensions = [
     "myst_parser",
     "sphinx.ext.autodoc",
     "sniff_docs",
+    "sniff_rule_ids",
 ]
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
 root_doc = "index"

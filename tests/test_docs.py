@@ -24,6 +24,7 @@ import sniff_rules
 from sniff_rules import Layout
 from sniff_rules.draw.svg import SPEC_PICTURES, svg, tally_svg
 from support import library_namespace
+from test_traceability import ids_defined_in, rules_by_section, section_modules
 
 ROOT: Final = Path(__file__).resolve().parent.parent
 DOCS: Final = ROOT / "docs"
@@ -219,3 +220,72 @@ def test_the_pictures_are_drawn_by_the_library_at_build_time(built: Built) -> No
     pictures = [svg(Layout.parse(layout), size=360) for layout in SPEC_PICTURES.values()]
     shown = [picture in rules and picture in drawing for picture in pictures]
     assert ([True] * 3, True) == (shown, tally_svg(135) in rules)
+
+
+SPECS: Final = ROOT / "specs"
+# A rule link as the HTML writer writes it: its page, its anchor, then (inside its markup) the id shown.
+RULE_LINK: Final = re.compile(
+    r'<a class="reference internal" href="\.\./spec/(\w+)\.html#([a-z]+-\d+)"[^>]*>(?:<[^>]+>)*([A-Z]+-\d+)'
+)
+
+
+def rule_ids_of_the_specs() -> dict[str, list[str]]:
+    """The rule ids each file of specs/ defines (a paragraph starting ``**ID**``), by the file's stem."""
+    return {path.stem: ids_defined_in(path.read_text(encoding="utf-8")) for path in sorted(SPECS.glob("*.md"))}
+
+
+def test_every_rule_id_of_the_specs_has_an_anchor(built: Built) -> None:
+    """Each rule id defined in specs/ anchors its own paragraph on its spec page (``spec/rules.html#place-1``)."""
+    defined = {stem: ids for stem, ids in rule_ids_of_the_specs().items() if ids}
+    missing = [
+        f"{stem}: {rule}"
+        for stem, ids in defined.items()
+        for rule in ids
+        if f'<p class="sniff-rule-definition" id="{rule.lower()}">'
+        not in (built.html / f"spec/{stem}.html").read_text()
+    ]
+    assert ({"hosting", "protocol", "rules"}, []) == (set(defined), missing)
+
+
+def test_a_docstring_rule_id_links_to_its_paragraph(built: Built) -> None:
+    """A rule id in a docstring of the API reference links to that rule's paragraph, and every such link's id is its
+    anchor's: PLACE-1 in the core's reference leads to ``spec/rules.html#place-1``, which is PLACE-1's paragraph."""
+    links = [
+        link for page in sorted((built.html / "api").glob("*.html")) for link in RULE_LINK.findall(page.read_text())
+    ]
+    wrong = [link for link in links if link[1] != link[2].lower()]
+    anchors = {page: (built.html / f"spec/{page}.html").read_text() for page in {link[0] for link in links}}
+    dangling = [link for link in links if f'id="{link[1]}"' not in anchors[link[0]]]
+    core = RULE_LINK.findall((built.html / "api/core.html").read_text())
+    assert (True, [], []) == (("rules", "place-1", "PLACE-1") in core, wrong, dangling)
+
+
+def test_each_rule_lists_the_tests_and_code_citing_it(built: Built) -> None:
+    """Under each rule of specs/rules.md its section's test module is named, and under PLACE-1 the core module
+    enforcing it links to its reference: a reader goes from a rule to the code and tests citing it."""
+    page = (built.html / "spec/rules.html").read_text()
+    lines = dict(re.findall(r'id="([a-z]+-\d+)">.*?</p>\s*<p class="sniff-cited-by">(.*?)</p>', page, re.DOTALL))
+    modules = section_modules()
+    unlisted = [
+        rule
+        for number, rules in rules_by_section().items()
+        for rule in rules
+        if f">{modules[number][0].name}<" not in lines.get(rule.lower(), "")
+    ]
+    assert ([], True) == (unlisted, 'href="../api/core.html#module-sniff_rules.layout"' in lines["place-1"])
+
+
+def test_a_link_to_an_unknown_rule_id_fails_the_build(tmp_path: Path) -> None:
+    """The rule links can fail: ``{rule}`` naming an id no spec page defines, and such an id in text, are refused."""
+    source = tmp_path / "source"
+    (source / "spec").mkdir(parents=True)
+    (source / "conf.py").write_text(
+        f"import sys\nsys.path.insert(0, {str(DOCS / '_ext')!r})\n"
+        "extensions = ['myst_parser', 'sniff_rule_ids']\nnitpicky = True\n"
+    )
+    (source / "index.md").write_text(
+        "# Rules\n\n```{toctree}\nspec/rules\n```\n\n{rule}`ONE-1` is known; {rule}`ONE-7` and ONE-8 are not.\n"
+    )
+    (source / "spec" / "rules.md").write_text("# Spec\n\n**ONE-1** The only rule.\n")
+    result = sphinx_build(source, tmp_path / "html")
+    assert (1, ["ONE-7", "ONE-8"]) == (result.returncode, re.findall(r"unknown rule id (\S+):", result.stderr))

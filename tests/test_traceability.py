@@ -50,9 +50,14 @@ def _definitions(text: str) -> list[re.Match[str]]:
     ]
 
 
+def ids_defined_in(text: str) -> list[str]:
+    """The rule ids a spec file's text defines, in order of appearance."""
+    return [found.group(1) for found in _definitions(text)]
+
+
 def defined_ids() -> list[str]:
     """The rule ids of specs/rules.md, in order of appearance."""
-    return [found.group(1) for found in _definitions(RULES.read_text(encoding="utf-8"))]
+    return ids_defined_in(RULES.read_text(encoding="utf-8"))
 
 
 @cache
@@ -61,9 +66,10 @@ def prefixes() -> frozenset[str]:
     return frozenset(rule.split("-")[0] for rule in defined_ids())
 
 
-def cited_ids(text: str) -> set[str]:
-    """Every rule id ``text`` cites, ranges expanded, for the prefixes rules.md uses."""
-    alternatives = "|".join(sorted(prefixes(), key=len, reverse=True))
+def cited_ids(text: str, *, any_prefix: bool = False) -> set[str]:
+    """Every rule id ``text`` cites, ranges expanded, for the prefixes rules.md uses (or, with ``any_prefix``,
+    for any prefix of capitals: the ids of the other spec files too, HOST-1 or PROTO-2)."""
+    alternatives = "[A-Z]+" if any_prefix else "|".join(sorted(prefixes(), key=len, reverse=True))
     pattern = re.compile(rf"(?<![A-Za-z0-9])({alternatives})[-_](\d+)(?:\.\.(\d+))?(?![0-9])")
     found: set[str] = set()
     for match in pattern.finditer(text):

@@ -1,6 +1,8 @@
 """The engine's values: State, Layout and SplitMix64, built by their own fast ``__new__``, behave
 exactly as frozen attrs values (refuse assignment, compare and hash by fields, copy, pickle and
-evolve); ``State.create`` keeps what it is given; moves and placements read back from their text."""
+evolve); ``State.create`` keeps what it is given; moves and placements read back from their text; the
+sequence-field checks refuse a list naming the field, and a refusal quotes only what ``described`` shows.
+In the mutation test selection: the core's validators and ``described`` are reached by these tests alone."""
 
 from __future__ import annotations
 
@@ -10,9 +12,12 @@ import attrs
 import pytest
 
 import sniff_rules
+from sniff_rules._fast import is_optional_tuple_of_tuples, is_tuple_of_tuples
+from sniff_rules.errors import InvalidStateError, described
 from sniff_rules.layout import Layout, Placement, Port
 from sniff_rules.moves import Place, apply, legal_moves
 from sniff_rules.randomness import SplitMix64
+from sniff_rules.round_facts import RoundContext
 from sniff_rules.rules import Rules
 from sniff_rules.scoring import Settlement
 from sniff_rules.state import Phase, RoundResult, State, new_match
@@ -175,3 +180,81 @@ def test_placement_text_shows_the_target() -> None:
     """OPEN-3, PLACE-1: the lead is written as its tile alone, an attached tile as tile>point."""
     assert "[1|4]" == str(Placement(Tile(1, 4), None))
     assert "[4|6]>[1|4].high" == str(Placement(Tile(4, 6), pt(Tile(1, 4), Port.HIGH)))
+
+
+@attrs.frozen
+class _Nested:
+    """A value with the two nested-sequence fields the outer rings use (a sampled deal's, a view's)."""
+
+    hands: tuple[tuple[int, ...], ...] = attrs.field(validator=is_tuple_of_tuples)
+    shown: tuple[tuple[int, ...], ...] | None = attrs.field(default=None, validator=is_optional_tuple_of_tuples)
+
+
+def test_a_list_in_a_settlement_is_refused_naming_the_field() -> None:
+    """FORMAT-3: a list where a settlement keeps a tuple is refused, naming the class, the field and the value."""
+    with pytest.raises(InvalidStateError) as refused:
+        Settlement((0, 0), [5, 0], (0, 0))  # type: ignore[arg-type]
+    assert ("FORMAT-3", "FORMAT-3: Settlement.deductions is a tuple, got list [5, 0]") == (
+        refused.value.rule,
+        str(refused.value),
+    )
+
+
+@pytest.mark.parametrize(
+    ("hands", "shown", "message"),
+    [
+        ([(1,)], None, "_Nested.hands is a tuple of tuples, got list [(1,)]"),
+        (((1,), [2]), None, "_Nested.hands is a tuple of tuples, got tuple ((1,), [2])"),
+        (((1,),), [(2,)], "_Nested.shown is a tuple of tuples, got list [(2,)]"),
+        (((1,),), ((2,), [3]), "_Nested.shown is a tuple of tuples, got tuple ((2,), [3])"),
+    ],
+)
+def test_a_list_at_either_level_of_a_nested_field_is_refused(hands: Any, shown: Any, message: str) -> None:
+    """FORMAT-3: a tuple-of-tuples field, optional or not, refuses a list outside or inside, naming both."""
+    with pytest.raises(InvalidStateError) as refused:
+        _Nested(hands, shown)
+    assert f"FORMAT-3: {message}" == str(refused.value)
+
+
+def test_tuples_of_tuples_and_none_are_accepted() -> None:
+    """A tuple of tuples passes both nested-field checks, and None the optional one."""
+    assert [((1,), (2, 3)), None, ((4,),)] == [
+        _Nested(((1,), (2, 3))).hands,
+        _Nested(((1,),)).shown,
+        _Nested(((1,),), ((4,),)).shown,
+    ]
+
+
+def test_a_refusal_quotes_a_scalar_cut_to_forty_characters_and_names_anything_else_by_type() -> None:
+    """What a refusal shows of a value: a scalar's repr cut to 40 characters, a sequence its type and length."""
+    assert [repr("x" * 50)[:40], "a list of 2", "an object", "a State"] == [
+        described("x" * 50),
+        described([1, 2]),
+        described(object()),
+        described(new_match(Rules.standard(2), seed=1)),
+    ]
+
+
+def test_a_long_text_given_for_a_state_is_quoted_to_two_hundred_characters() -> None:
+    """FORMAT-3: ``legal_moves`` given a string names its type and quotes it cut to 200 characters."""
+    with pytest.raises(InvalidStateError) as refused:
+        legal_moves("s" * 300)  # type: ignore[arg-type]
+    assert f"FORMAT-3: legal_moves takes a State, got str: {repr('s' * 300)[:200]}" == str(refused.value)
+
+
+@pytest.mark.parametrize(
+    "lot",
+    [([(0, 3), (1, 5)],), (((0, 3), [1, 5]),), (((0, 3), (1, 5, 2)),), (((0, 3), ("1", "5")),)],
+    ids=["a round as a list", "a draw as a list", "a draw of three", "a draw of strings"],
+)
+def test_a_lot_not_made_of_int_pairs_in_tuples_is_refused(lot: Any) -> None:
+    """FORMAT-3: a round context's lot is tuples all the way down, each draw a (seat, face) pair of ints."""
+    with pytest.raises(InvalidStateError) as refused:
+        RoundContext(Rules.standard(2), 1, 0, lot=lot)
+    assert f"FORMAT-3: lot is a tuple of lot rounds, got {lot!r}" == str(refused.value)
+
+
+def test_a_lot_of_int_pairs_in_tuples_is_kept() -> None:
+    """A lot written as tuples of (seat, face) pairs is accepted as given."""
+    lot = (((0, 3), (1, 3)), ((0, 6), (1, 2)))
+    assert lot == RoundContext(Rules.standard(2), 1, 0, lot=lot).lot

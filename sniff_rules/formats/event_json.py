@@ -17,11 +17,12 @@ from typing import Final
 from sniff_rules.errors import InvalidStateError, NotationError, described
 from sniff_rules.formats.notation import parse_placement, parse_tile
 from sniff_rules.formats.state_json import (
+    contributions_to_data,
     lot_from_data,
     lot_to_data,
+    read_hands,
     settlement_from_data,
     settlement_to_data,
-    tiles_from_data,
     tiles_to_data,
 )
 from sniff_rules.formats.strict_json import (
@@ -70,14 +71,13 @@ def event_to_data(event: Event) -> JsonObject:
             "scores": list(event.scores),
         }
     if type(event) is Placed:
-        contributions: list[JsonValue] = [{"tile": str(item.tile), "value": item.value} for item in event.contributions]
         return {
             "event": "placed",
             "seat": event.seat,
             "placement": str(event.placement),
             "end_count": event.end_count,
             "points": event.points,
-            "contributions": contributions,
+            "contributions": contributions_to_data(event.contributions),
             "scores": list(event.scores),
         }
     if type(event) is Drew:
@@ -141,17 +141,8 @@ _EVENT_KEYS: Final = {
 }
 
 
-def _hands_from_data(value: JsonValue, players: int, what: str, hidden: bool) -> tuple[tuple[Tile, ...] | None, ...]:
-    items = json_array(value, what, MAX_PLAYERS)
-    if len(items) != players:
-        raise InvalidStateError("SETUP-2", f"{what} holds one hand per seat: {players}, got {len(items)}")
-    return tuple(
-        None if item is None and hidden else tiles_from_data(item, f"{what}[{seat}]") for seat, item in enumerate(items)
-    )
-
-
 def _shown_hands(value: JsonValue, players: int, what: str) -> tuple[tuple[Tile, ...], ...]:
-    return tuple(hand for hand in _hands_from_data(value, players, what, False) if hand is not None)
+    return tuple(hand for hand in read_hands(value, players, what) if hand is not None)
 
 
 def _bool(value: JsonValue, what: str) -> bool:
@@ -201,7 +192,7 @@ def event_from_data(value: JsonValue, players: int, what: str = "event") -> Even
         return None if data[key] is None else number(key)
 
     if kind == "dealt":
-        hands = _hands_from_data(data["hands"], players, f"{what}.hands", True)
+        hands = read_hands(data["hands"], players, f"{what}.hands", hidden=True)
         lot = lot_from_data(data["lot"], rules, f"{what}.lot")
         counts = (number("round"), number("opener"), number("hand_size"), number("boneyard_size"))
         return Dealt(counts[0], counts[1], lot, counts[2], counts[3], hands, scores("scores"))

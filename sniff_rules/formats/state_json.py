@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Final
 
 from sniff_rules.errors import InvalidStateError, NotationError, SniffError, described
@@ -45,7 +45,7 @@ from sniff_rules.formats.strict_json import (
     json_str,
     load_json,
 )
-from sniff_rules.layout import Layout
+from sniff_rules.layout import Contribution, Layout, Placement
 from sniff_rules.position.reachability import Problem, lot_problems, problems, round_result_problems
 from sniff_rules.randomness import LotRound, SplitMix64
 from sniff_rules.rules import MAX_PLAYERS, Rules
@@ -109,6 +109,60 @@ def tiles_from_data(value: JsonValue, what: str) -> tuple[Tile, ...]:
     return tiles
 
 
+def format_checked(data: Mapping[str, JsonValue], tag: str) -> None:
+    """Refuse a document whose ``format`` is not ``tag`` (FORMAT-2), quoting only what ``described`` shows."""
+    if data["format"] != tag:
+        raise NotationError(JSON_RULE, f"format is {tag!r}, got {described(data['format'], 40)}")
+
+
+def read_phase(value: JsonValue) -> Phase:
+    """A phase by its value (``"playing"``, ...), else FORMAT-2 listing the phases."""
+    text = json_str(value, "phase")
+    for phase in Phase:
+        if phase.value == text:
+            return phase
+    raise NotationError(JSON_RULE, f"phase is one of {', '.join(p.value for p in Phase)}; got {described(text, 40)}")
+
+
+def read_seat(value: JsonValue, rules: Rules, what: str, rule: str) -> int:
+    """A seat of the table ``rules`` describe; one out of range is refused citing ``rule``."""
+    seat = json_int(value, what)
+    if not 0 <= seat < rules.players:
+        raise InvalidStateError(rule, f"{what} is a seat 0..{rules.players - 1}, got {seat}")
+    return seat
+
+
+def read_hands(
+    value: JsonValue, players: int, what: str, *, hidden: bool = False
+) -> tuple[tuple[Tile, ...] | None, ...]:
+    """One hand per seat (SETUP-2), each read by :func:`tiles_from_data` in the order written; with
+    ``hidden``, a hand may be ``null`` (a hand the reader may not see)."""
+    hands = json_array(value, what, MAX_PLAYERS)
+    if len(hands) != players:
+        raise InvalidStateError("SETUP-2", f"{what} holds one hand per seat: {players}, got {len(hands)}")
+    return tuple(
+        None if hand is None and hidden else tiles_from_data(hand, f"{what}[{seat}]") for seat, hand in enumerate(hands)
+    )
+
+
+def read_placements(value: JsonValue, what: str, refusal: Callable[[int, Placement, SniffError], SniffError]) -> Layout:
+    """The layout an array of at most 28 placements builds, placed in order (FORMAT-2, FORMAT-1); a placement
+    the layout refuses raises ``refusal(number, placement, error)``, numbered from 1."""
+    layout = Layout.EMPTY
+    for number, item in enumerate(json_array(value, what, TILE_COUNT), 1):
+        placement = parse_placement(json_str(item, f"{what}[{number - 1}]"))
+        try:
+            layout = layout.place(placement.tile, placement.target)
+        except SniffError as err:
+            raise refusal(number, placement, err) from None
+    return layout
+
+
+def contributions_to_data(contributions: Sequence[Contribution]) -> list[JsonValue]:
+    """What each end contributes to an end count, as ``{"tile", "value"}`` objects."""
+    return [{"tile": str(item.tile), "value": item.value} for item in contributions]
+
+
 def rules_to_data(rules: Rules) -> JsonObject:
     """House rules as ``{"players", "hand_size", "target"}``."""
     return {"players": rules.players, "hand_size": rules.hand_size, "target": rules.target}
@@ -169,7 +223,7 @@ def round_result_from_data(value: JsonValue, rules: Rules, what: str = "last_rou
     if number < 1:
         raise InvalidStateError("END-1", f"{what}.round counts from 1, got {number}")
     finisher_data = data["finisher"]
-    finisher = None if finisher_data is None else _seat(finisher_data, rules, f"{what}.finisher", "END-1")
+    finisher = None if finisher_data is None else read_seat(finisher_data, rules, f"{what}.finisher", "END-1")
     hands = _hands(data["hands"], rules, f"{what}.hands")
     result = RoundResult(number, finisher, hands, settlement_from_data(data["settlement"], f"{what}.settlement"))
     _refuse_first(round_result_problems(result, rules, what))
@@ -209,19 +263,9 @@ def _tile_index(tile: Tile) -> int:
     return tile.index
 
 
-def _seat(value: JsonValue, rules: Rules, what: str, rule: str) -> int:
-    seat = json_int(value, what)
-    if not 0 <= seat < rules.players:
-        raise InvalidStateError(rule, f"{what} is a seat 0..{rules.players - 1}, got {seat}")
-    return seat
-
-
 def _hands(value: JsonValue, rules: Rules, what: str) -> tuple[tuple[Tile, ...], ...]:
-    hands = json_array(value, what, MAX_PLAYERS)
-    if len(hands) != rules.players:
-        raise InvalidStateError("SETUP-2", f"{what} holds one hand per seat: {rules.players}, got {len(hands)}")
     return tuple(
-        tuple(sorted(tiles_from_data(hand, f"{what}[{seat}]"), key=_tile_index)) for seat, hand in enumerate(hands)
+        tuple(sorted(hand, key=_tile_index)) for hand in read_hands(value, rules.players, what) if hand is not None
     )
 
 
@@ -289,23 +333,8 @@ def _rules(value: JsonValue) -> Rules:
         raise InvalidStateError(err.rule, _message(err)) from None
 
 
-def _phase(value: JsonValue) -> Phase:
-    text = json_str(value, "phase")
-    for phase in Phase:
-        if phase.value == text:
-            return phase
-    raise NotationError(JSON_RULE, f"phase is one of {', '.join(p.value for p in Phase)}; got {described(text, 40)}")
-
-
-def _layout(value: JsonValue) -> Layout:
-    layout = Layout.EMPTY
-    for number, item in enumerate(json_array(value, "layout", TILE_COUNT), 1):
-        placement = parse_placement(json_str(item, f"layout[{number - 1}]"))
-        try:
-            layout = layout.place(placement.tile, placement.target)
-        except SniffError as err:
-            raise InvalidStateError(err.rule, f"layout placement {number} ({placement}): {_message(err)}") from None
-    return layout
+def _placement_refused(number: int, placement: Placement, err: SniffError) -> SniffError:
+    return InvalidStateError(err.rule, f"layout placement {number} ({placement}): {_message(err)}")
 
 
 def _scores(value: JsonValue, rules: Rules) -> tuple[int, ...]:
@@ -346,18 +375,17 @@ def state_from_data(value: JsonValue) -> State:
     field: ``specs/positions.md`` lists every check.
     """
     data = json_object(value, "a state", _STATE_KEYS)
-    if data["format"] != STATE_FORMAT:
-        raise NotationError(JSON_RULE, f"format is {STATE_FORMAT!r}, got {described(data['format'], 40)}")
+    format_checked(data, STATE_FORMAT)
     rules = _rules(data["rules"])
-    phase = _phase(data["phase"])
+    phase = read_phase(data["phase"])
     round_number = json_int(data["round"], "round")
     if round_number < 1:
         raise InvalidStateError("END-1", f"rounds are numbered from 1, got {round_number}")
-    opener = _seat(data["opener"], rules, "opener", "OPEN-1")
-    to_move = _seat(data["to_move"], rules, "to_move", "TURN-1")
+    opener = read_seat(data["opener"], rules, "opener", "OPEN-1")
+    to_move = read_seat(data["to_move"], rules, "to_move", "TURN-1")
     hands = _hands(data["hands"], rules, "hands")
     boneyard = tiles_from_data(data["boneyard"], "boneyard")
-    layout = _layout(data["layout"])
+    layout = read_placements(data["layout"], "layout", _placement_refused)
     scores = _scores(data["scores"], rules)
     drawn_data = data["drawn"]
     drawn = None if drawn_data is None else parse_tile(json_str(drawn_data, "drawn"))

@@ -23,12 +23,17 @@ from __future__ import annotations
 import json
 from typing import Final
 
-from sniff_rules.errors import InvalidStateError, NotationError, SniffError, described
+from sniff_rules.errors import InvalidStateError, SniffError, described
 from sniff_rules.formats.event_json import event_from_data, event_to_data
-from sniff_rules.formats.notation import parse_move, parse_placement
+from sniff_rules.formats.notation import parse_move
 from sniff_rules.formats.state_json import (
+    contributions_to_data,
+    format_checked,
     lot_from_data,
     lot_to_data,
+    read_phase,
+    read_placements,
+    read_seat,
     round_result_from_data,
     round_result_to_data,
     rules_from_data,
@@ -37,7 +42,6 @@ from sniff_rules.formats.state_json import (
     tiles_to_data,
 )
 from sniff_rules.formats.strict_json import (
-    JSON_RULE,
     JsonObject,
     JsonValue,
     json_array,
@@ -47,7 +51,7 @@ from sniff_rules.formats.strict_json import (
     json_str,
     load_json,
 )
-from sniff_rules.layout import Layout
+from sniff_rules.layout import Layout, Placement
 from sniff_rules.moves import Draw, Place
 from sniff_rules.play.history import RoundLog
 from sniff_rules.play.sampler import DealSampler
@@ -55,7 +59,6 @@ from sniff_rules.play.view import MoveOption, SeatView, seat_view
 from sniff_rules.position.reachability import problems
 from sniff_rules.randomness import SplitMix64
 from sniff_rules.rules import MAX_PLAYERS
-from sniff_rules.state import Phase
 from sniff_rules.tiles import TILE_COUNT
 
 SEAT_VIEW_FORMAT: Final = "sniff-rules/seat-view@1"
@@ -63,12 +66,11 @@ SEAT_VIEW_FORMAT: Final = "sniff-rules/seat-view@1"
 
 
 def _layout_data(layout: Layout) -> JsonObject:
-    contributions: list[JsonValue] = [{"tile": str(item.tile), "value": item.value} for item in layout.contributions]
     return {
         "placements": [str(placement) for placement in layout.placements],
         "open_points": [str(point) for point in layout.open_points],
         "end_count": layout.end_count,
-        "contributions": contributions,
+        "contributions": contributions_to_data(layout.contributions),
     }
 
 
@@ -204,24 +206,13 @@ def _because(err: SniffError) -> str:
     return str(err) if str(err).startswith(f"{err.rule}: ") else f"{err.rule}: {err}"
 
 
-def _phase(value: JsonValue) -> Phase:
-    text = json_str(value, "phase")
-    for phase in Phase:
-        if phase.value == text:
-            return phase
-    raise NotationError(JSON_RULE, f"phase is one of {', '.join(p.value for p in Phase)}; got {text!r:.40}")
+def _placement_refused(number: int, placement: Placement, err: SniffError) -> SniffError:
+    return _refuse(f"layout placement {number} ({placement}) breaks {_because(err)}")
 
 
 def _layout(value: JsonValue) -> Layout:
     data = json_object(value, "layout", _LAYOUT_KEYS)
-    layout = Layout.EMPTY
-    for number, item in enumerate(json_array(data["placements"], "layout.placements", TILE_COUNT)):
-        placement = parse_placement(json_str(item, f"layout.placements[{number}]"))
-        try:
-            layout = layout.place(placement.tile, placement.target)
-        except SniffError as err:
-            raise _refuse(f"layout placement {number + 1} ({placement}) breaks {_because(err)}") from None
-    return layout
+    return read_placements(data["placements"], "layout.placements", _placement_refused)
 
 
 def _option(value: JsonValue, what: str) -> MoveOption:
@@ -235,12 +226,9 @@ def _option(value: JsonValue, what: str) -> MoveOption:
 def _read(value: JsonValue) -> SeatView:
     """The view as its keys say, checked against its own log by SeatView (FORMAT-3), not yet replayed."""
     fields = json_object(value, "a seat view", _VIEW_KEYS)
-    if fields["format"] != SEAT_VIEW_FORMAT:
-        raise NotationError(JSON_RULE, f"format is {SEAT_VIEW_FORMAT!r}, got {fields['format']!r:.40}")
+    format_checked(fields, SEAT_VIEW_FORMAT)
     rules = rules_from_data(fields["rules"])
-    seat = json_int(fields["seat"], "seat")
-    if not 0 <= seat < rules.players:
-        raise InvalidStateError("SETUP-2", f"seat is a seat 0..{rules.players - 1}, got {seat}")
+    seat = read_seat(fields["seat"], rules, "seat", "SETUP-2")
     events = tuple(
         event_from_data(item, rules.players, f"history[{number}]")
         for number, item in enumerate(json_array(fields["history"], "history", MAX_HISTORY))
@@ -256,7 +244,7 @@ def _read(value: JsonValue) -> SeatView:
     return SeatView(
         seat=seat,
         rules=rules,
-        phase=_phase(fields["phase"]),
+        phase=read_phase(fields["phase"]),
         round_number=json_int(fields["round"], "round"),
         opener=json_int(fields["opener"], "opener"),
         lot=lot_from_data(fields["lot"], rules),
