@@ -186,7 +186,8 @@ const Keyboard = (() => {
     for (const point of document.querySelectorAll("#open-points .sniff-point")) {
       point.tabIndex = -1;
       const number = marked.indexOf(point) + 1;
-      const where = `${pointWords(point.getAttribute("data-point"))}, ${point.getAttribute("data-point")}`;
+      // The name holds the button's whole shown text (the point, and a target's points once marked), as for a tile.
+      const where = `${pointWords(point.getAttribute("data-point"))}, ${point.textContent.trim()}`;
       point.setAttribute("aria-label", number ? `${where}, ${point.getAttribute("title") || ""}`.replace(/, $/, "") : `${where}, not a target`);
       point.setAttribute("aria-disabled", number ? "false" : "true");
       if (number > 0 && number <= 9) {
