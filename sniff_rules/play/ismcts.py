@@ -46,12 +46,13 @@ from typing import Final
 import attrs
 
 from sniff_rules._fast import sealed
-from sniff_rules.errors import IllegalMoveError, InvalidStateError, described
+from sniff_rules.errors import InvalidStateError, described
 from sniff_rules.moves import Move
+from sniff_rules.play.bots import checked_turn
+from sniff_rules.play.deal_masks import MaskSampler
 from sniff_rules.play.playout import Playout, move_key
-from sniff_rules.play.sampler import DealSampler
 from sniff_rules.play.view import SeatView
-from sniff_rules.randomness import RandomSource, check_source, draw_below
+from sniff_rules.randomness import RandomSource, draw_below
 
 REWARD_SCALE: Final = 60
 """Points of lead that count as a whole reward: a round's margin is worth its share of it."""
@@ -96,22 +97,17 @@ class ISMCTSBot:
 
     def __call__(self, view: SeatView, source: RandomSource) -> tuple[Move, RandomSource]:
         """The root's most visited move after the iterations, and the advanced source."""
-        if type(view) is not SeatView:
-            raise InvalidStateError("FORMAT-3", f"a fair bot decides from a SeatView, got {described(view)}")
-        moves = view.legal_moves
-        if not moves:
-            raise IllegalMoveError("TURN-1", f"seat {view.seat} has no move: it is not its turn, or the round is over")
-        source = check_source(source)
+        moves, source = checked_turn(view, source)
         if len(moves) == 1:
             return moves[0], source
-        sampler = DealSampler(view)
+        sampler = MaskSampler(view)
         rules = view.rules
         sides = rules.seat_sides
         root = _Node(-1)
         exploration = self.exploration
         for _ in range(self.iterations):
-            deal, source = sampler.sample(source)
-            playout = Playout.of_deal(view, deal)
+            hands, boneyard, source = sampler.sample_masks(source)
+            playout = Playout.of_sample(view, hands, boneyard)
             node, path = root, []
             while not playout.over:
                 keys = playout.keys()

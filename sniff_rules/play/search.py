@@ -29,13 +29,13 @@ from __future__ import annotations
 import attrs
 
 from sniff_rules._fast import sealed
-from sniff_rules.errors import IllegalMoveError, InvalidStateError, described
+from sniff_rules.errors import InvalidStateError, described
 from sniff_rules.moves import Move, apply
-from sniff_rules.play.bots import greedy_move
-from sniff_rules.play.playout import WIN_FACTOR, Playout
-from sniff_rules.play.sampler import DealSampler
+from sniff_rules.play.bots import checked_turn, greedy_move
+from sniff_rules.play.deal_masks import MaskSampler
+from sniff_rules.play.playout import WIN_FACTOR, Playout, move_key
 from sniff_rules.play.view import SeatView
-from sniff_rules.randomness import RandomSource, check_source, draw_below
+from sniff_rules.randomness import RandomSource
 from sniff_rules.rules import Side
 from sniff_rules.state import Phase, State
 
@@ -71,28 +71,22 @@ class SearchBot:
 
     def __call__(self, view: SeatView, source: RandomSource) -> tuple[Move, RandomSource]:
         """The move of the best total over the sampled deals, and the advanced source."""
-        if type(view) is not SeatView:
-            raise InvalidStateError("FORMAT-3", f"a fair bot decides from a SeatView, got {described(view, 200)}")
-        moves = view.legal_moves
-        if not moves:
-            raise IllegalMoveError("TURN-1", f"seat {view.seat} has no move: it is not its turn, or the round is over")
-        source = check_source(source)
+        moves, source = checked_turn(view, source)
         if len(moves) == 1:
             return moves[0], source
-        sampler = DealSampler(view)
+        sampler = MaskSampler(view)
         side = view.rules.side_of(view.seat)
         totals = [0] * len(moves)
+        keys = [move_key(move) for move in moves]
+        last = len(keys) - 1
         try:
             for _ in range(self.deals):
-                deal, source = sampler.sample(source)
-                # The seed sample_state would give the sampled state's source: drawn and unused, so
-                # the bot's source moves on as it did when each deal was replayed into a State.
-                _seed, source = draw_below(source, 1 << 63)
-                start = Playout.of_deal(view, deal)
-                for index, move in enumerate(moves):
-                    playout = start.copy()
-                    playout.play(move)
-                    totals[index] += playout.value(side)
+                hands, boneyard, source = sampler.sample_masks(source)
+                start = Playout.of_sample(view, hands, boneyard)
+                for index, key in enumerate(keys):
+                    # The last candidate plays on the deal's own position: nothing needs it after.
+                    playout = start if index == last else start.copy()
+                    totals[index] += playout.value_after(key, side)
         except (AttributeError, KeyError, TypeError, ValueError, IndexError):
             # The playout trusts the view's parts; only a forged view whose parts do not fit
             # its log lands here, and is refused as any malformed view is.
