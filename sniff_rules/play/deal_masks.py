@@ -63,6 +63,18 @@ _Split = tuple[tuple[tuple[int, int], ...], _Node]
 """How many of a kind go to which groups (group number, tiles), as pairs, and the node after."""
 
 
+class _Choices:
+    """A node's splits as sampling reads them: their running totals of ways, each split, and the
+    choices after each (None after the last kind)."""
+
+    __slots__ = ("after", "splits", "totals")
+
+    def __init__(self, totals: list[int], splits: list[tuple[tuple[int, int], ...]]) -> None:
+        self.totals = totals
+        self.splits = splits
+        self.after: list[_Choices | None] = []
+
+
 class MaskSampler:
     """Uniform sampler of the deals consistent with ``view``, drawn kind by kind (see the module's docstring).
 
@@ -96,6 +108,15 @@ class MaskSampler:
             orders *= factorial(len(group.positions))
         self.count: Final = ways * orders
         """How many deals are consistent with the view (hands as sets, the boneyard in order)."""
+        # Each node's choices linked to the next ones', so that a sample follows references, not keys.
+        linked = {
+            node: _Choices(totals, [split for split, _after in splits])
+            for node, (totals, splits) in self._splits.items()
+        }
+        for node, (_totals, splits) in self._splits.items():
+            linked[node].after = [linked.get(after) for _split, after in splits]
+        self._root: Final = linked[self._start]
+        self._tiles: Final = tuple(tiles for _rooms, _fits, tiles in self._kinds)
         deal = view.history.deal
         own = deal.hands[view.seat]
         assert own is not None
@@ -155,14 +176,15 @@ class MaskSampler:
         # Per group, how many kinds put tiles there, and whether the one that did came in a uniform order.
         kinds = [0] * len(self._groups)
         in_order = [False] * len(self._groups)
-        node = self._start
-        for _allowed, _fits, tiles in self._kinds:
-            totals, splits = self._splits[node]
-            if len(splits) == 1:
-                split, node = splits[0]
+        choices: _Choices | None = self._root
+        for tiles in self._tiles:
+            assert choices is not None  # one level of choices a kind
+            if len(choices.splits) == 1:
+                chosen = 0
             else:
-                pick, source = draw_below(source, totals[-1])
-                split, node = splits[bisect_right(totals, pick)]
+                pick, source = draw_below(source, choices.totals[-1])
+                chosen = bisect_right(choices.totals, pick)
+            split, choices = choices.splits[chosen], choices.after[chosen]
             if len(split) == 1:
                 number = split[0][0]
                 filled[number] += tiles
@@ -231,6 +253,9 @@ def _splits(tiles: int, allowed: tuple[int, ...], rooms: tuple[int, ...]) -> lis
     room_after = [0] * (len(allowed) + 1)
     for place in range(len(allowed) - 1, -1, -1):
         room_after[place] = room_after[place + 1] + rooms[allowed[place]]
+    if room_after[0] == tiles:
+        # Every room they may take is needed (always so for the last kind): one split.
+        return [tuple((number, rooms[number]) for number in allowed if rooms[number])]
 
     def extend(place: int, left: int, chosen: tuple[tuple[int, int], ...]) -> None:
         if place == len(allowed):
