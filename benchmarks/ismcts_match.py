@@ -36,6 +36,9 @@ from sniff_rules.state import new_match
 
 Bot = Callable[[SeatView, RandomSource], tuple[Move, RandomSource]]
 
+LIMIT_MS: float = 100.0
+"""The CPU time a real decision must stay under (issue 26): the report counts those that do not."""
+
 
 class Timed:
     """A bot whose real decisions are timed in CPU seconds."""
@@ -81,9 +84,11 @@ def _times(decisions: list[float]) -> str:
     ms = sorted(1000 * spent for spent in decisions)
     if not ms:
         return "no real decision"
+    over = sum(1 for spent in ms if spent >= LIMIT_MS)
     return (
         f"{len(ms)} real decisions, ms: median {statistics.median(ms):.1f},"
-        f" 95th percentile {ms[int(0.95 * (len(ms) - 1))]:.1f}, longest {ms[-1]:.1f}"
+        f" 95th percentile {ms[int(0.95 * (len(ms) - 1))]:.1f}, longest {ms[-1]:.1f};"
+        f" {over} of {LIMIT_MS:.0f} ms or more"
     )
 
 
