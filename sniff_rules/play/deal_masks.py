@@ -20,7 +20,8 @@ telescopes to the same probability for every split matrix weighted by its
 ways, then a uniform order of each kind's tiles (Fisher–Yates,
 :func:`~sniff_rules.randomness.shuffled`) cut into the chosen split, which
 makes every assignment of tiles under a split alike, then a uniform order
-of each group of boneyard positions. Every consistent deal so has
+of each group of boneyard positions (skipped where a group's tiles are one
+run cut from one kind's uniform order, already uniform). Every consistent deal so has
 probability ``1 / N``, as in ``DealSampler``; ``tests/test_deal_masks.py``
 holds the two to the same distribution at a fixed seed.
 

@@ -7,8 +7,8 @@ nodes keyed by the moves made from it, every seat's moves included. Each
 of ``iterations`` iterations:
 
 1. **determinizes**: draws a deal uniformly among those consistent with the
-   seat's view (:class:`~sniff_rules.play.sampler.DealSampler`) and starts
-   the round there (:class:`~sniff_rules.play.playout.Playout`);
+   seat's view (:class:`~sniff_rules.play.deal_masks.MaskSampler`, as the
+   search bot does) and starts the round there (:class:`~sniff_rules.play.playout.Playout`);
 2. **selects**: while every move legal in this deal has a child, goes to the
    child of the highest UCB1 score, ``mean + exploration * sqrt(ln(available)
    / visits)``, where *available* counts the iterations in which that move

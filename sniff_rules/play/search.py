@@ -2,18 +2,30 @@
 
 :class:`SearchBot` is perfect-information Monte Carlo (determinization,
 as surveyed by Cowling, Powley and Whitehouse, 2012): on a turn with more
-than one legal move it draws ``deals`` states from
-:class:`~sniff_rules.play.sampler.DealSampler` — uniform over the deals
-consistent with the seat's view — and in each plays every legal move,
-then plays the round out with :func:`~sniff_rules.play.bots.greedy_move` at
-every seat (on bit masks, :class:`~sniff_rules.play.playout.Playout`: the
-same rounds as :func:`playout_value` plays through ``apply``, without a State
-a move or a replay of the round a deal). A playout is worth the bot's side's score less the best other
+than one legal move it draws ``deals`` deals from
+:class:`~sniff_rules.play.deal_masks.MaskSampler` — uniform over the deals
+consistent with the seat's view, the distribution of
+:class:`~sniff_rules.play.sampler.DealSampler`, each drawn from the injected
+source in a few draws and handed over as the position it reaches, as bit
+masks — and in each plays every legal move, then plays the round out with
+:func:`~sniff_rules.play.bots.greedy_move`'s rule at every seat (on bit
+masks, :class:`~sniff_rules.play.playout.Playout`: the same rounds as
+:func:`playout_value` plays through ``apply``, without a State a move or a
+replay of the round a deal). A playout is worth the bot's side's score less the best other
 side's at the round's end (after the settlement), or, when the match is
 won in it, ten times the target for a win and less that for a loss,
 however it was won; the move of the highest total is played, ties to the
 one scoring more now, then to the first listed. It sees the view and the source only, so
 it plays fairly against people.
+
+**Its speed, as counted** (``python3 -m benchmarks.search_speed``, figures in
+``benchmarks/README.md``): a decision is a turn with more than one legal
+move (a forced move is answered without a search); its playouts are
+``deals`` times its legal moves, each one candidate move played and the
+round played out; the rate is the playouts of every real decision of
+seeded 4-player matches over those decisions' CPU time
+(:func:`time.process_time`), in one process on one core, the deals' sampling
+and each decision's setup included. More than 20,000 playouts a CPU-second.
 
 >>> from sniff_rules import Rules, SplitMix64, new_match
 >>> from sniff_rules.play.events import Dealt
@@ -65,7 +77,7 @@ def playout_value(state: State, side: Side) -> int:
 @attrs.frozen
 class SearchBot:
     """Determinized search with ``deals`` sampled deals a decision (``deals`` times the
-    legal moves playouts in all); a policy of a seat's view and a source."""
+    legal moves playouts in all, counted so in its speed); a policy of a seat's view and a source."""
 
     deals: int = attrs.field(default=32, validator=_check_deals)
 
