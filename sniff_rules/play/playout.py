@@ -37,9 +37,9 @@ from sniff_rules.play.events import Drew, Event, Placed
 from sniff_rules.play.sampler import SampledDeal
 from sniff_rules.play.view import SeatView
 from sniff_rules.rules import Rules, Seat, Side
-from sniff_rules.scoring import settle_masks
+from sniff_rules.scoring import round_to_five
 from sniff_rules.state import Phase, State
-from sniff_rules.tiles import DOUBLE_SIX, FULL_SET_MASK, NO_TILE, PIP_MASK, TILE_PIPS, mask_of_tiles
+from sniff_rules.tiles import DOUBLE_SIX, FULL_SET_MASK, NO_TILE, PIP_MASK, TILE_PIPS, mask_of_tiles, pips_of_mask
 
 WIN_FACTOR: Final = 10
 """A playout's value for a match won, in targets: more than any lead a round can give."""
@@ -381,9 +381,17 @@ class Playout:
                 if not hands[seat]:
                     self._settle()  # END-1
                     break
-                if not boneyard and not _held(hands) & _fitting(open_ids):
-                    self._settle()  # BLOCK-1
-                    break
+                if not boneyard:
+                    # BLOCK-1, inline: a placement leaves points open, and any hand that fits one ends the check.
+                    fits = 0
+                    for point in open_ids:
+                        fits |= needs[point]
+                    for hand in hands:
+                        if hand & fits:
+                            break
+                    else:
+                        self._settle()
+                        break
                 seat = next_seats[seat]
             elif made == DRAW_KEY:
                 fits = _fitting(open_ids)
@@ -399,11 +407,16 @@ class Playout:
         self.open_ids, self.count, self.sniff, self.seat, self.drawn = open_ids, count, sniff, seat, drawn
 
     def _settle(self) -> None:
-        # SETTLE-1..4; the hands are plain ints here, the masks settle_masks reads.
-        deductions = settle_masks(self.rules, tuple(self.hands)).side_deductions  # type: ignore[arg-type]
-        self.scores = [score - deduction for score, deduction in zip(self.scores, deductions, strict=True)]
+        # SETTLE-1..4 as settle_masks settles (each hand rounded on its own, the deductions summed
+        # per side, nobody credited), without the Settlement value it builds for every round's end.
+        scores, seat_sides = self.scores, self.seat_sides
+        for seat, hand in enumerate(self.hands):
+            scores[seat_sides[seat]] -= _DEDUCTION[pips_of_mask(hand)]
         self.over = True
 
+
+_DEDUCTION: Final = tuple(round_to_five(pips) for pips in range(sum(TILE_PIPS) + 1))
+"""A hand's deduction by its pips (SETTLE-1), from ``round_to_five`` itself: a look-up per hand."""
 
 _GREEDY: Final = -3
 """The key :meth:`Playout._advance` takes for "the greedy move"."""
