@@ -2,7 +2,7 @@
 
 Run from the repository root (the figures are in ``benchmarks/README.md``)::
 
-    nice python3 -m benchmarks.ismcts_match --matches 300 --iterations 200 --deals 32 --target 100
+    python3 -m benchmarks.ismcts_match --matches 300 --iterations 200 --deals 32 --target 100
 
 Each match is dealt by its own seed (``--first-seed`` on) under the
 standard 4-player rules with a lower target (``--target``, short matches:
@@ -12,8 +12,10 @@ replays the same seeds with the sides swapped, so each bot plays each deal
 from both sides. Both bots' sources are seeded from the match's seed. A
 match is won by the side that reaches the target first; the even result is
 one half. The interval is Wilson's score interval at 95%. Each bot's time a
-decision is CPU time (:func:`time.process_time`) over real decisions only: a
-turn with more than one legal move (a forced move is played without a search).
+decision is CPU time (:func:`time.process_time`, not the wall clock, which on
+a loaded machine counts other work) over real decisions only: a turn with more
+than one legal move (a forced move is played without a search); the report
+counts the decisions of :data:`LIMIT_MS` or more.
 """
 
 from __future__ import annotations

@@ -63,6 +63,7 @@ def move_key(move: Move) -> int:
     """A move as a number a search tree keys its children by: a placement from its tile and its
     point (a lead from its tile alone), a draw :data:`DRAW_KEY`, a pass :data:`PASS_KEY`.
 
+    >>> from sniff_rules.moves import Pass
     >>> from sniff_rules.tiles import Tile
     >>> move_key(Place(0, Tile(2, 5))), move_key(Draw(1)), move_key(Pass(1))
     (4096, -1, -2)
