@@ -78,21 +78,6 @@ _POINT_NEEDS: Final = tuple(PIP_MASK[value] for value in POINT_VALUE)
 """For each point id, the tiles that could attach there."""
 
 
-def attach_parts(open_ids: list[int], count: int, sniff: int, index: int, point_id: int) -> tuple[int, int]:
-    """:func:`~sniff_rules.layout.place_on` on a layout's parts alone: removes ``point_id`` from
-    the sorted ``open_ids`` and adds the points the tile opens, in place, and returns the end
-    count and the Sniff after. Built from the layout's own step table and double rule, so it
-    cannot drift from ``place_on``; checks nothing, as ``place_on``."""
-    _placement, free_id, delta = _STEP_TABLE[index][point_id]
-    open_ids.remove(point_id)
-    if free_id >= 0:
-        insort(open_ids, free_id)
-        return count + delta, sniff
-    count, sniff = _ATTACH_DOUBLE(open_ids, count, sniff, index, point_id)
-    open_ids.sort()
-    return count, sniff
-
-
 def _variant(index: int, point_id: int, partner_open: bool, sniff_here: bool) -> int:
     """What tile ``index`` on ``point_id`` adds to the end count where that depends on the layout
     (a double, or a double's chain side covered): given whether the other chain side is open and
@@ -146,8 +131,8 @@ class Playout:
 
     Made by :meth:`of_state` or :meth:`of_deal`; :meth:`play` makes one
     given move (the search's candidate), :meth:`value` plays the rest.
-    The layout is kept as its parts (:func:`attach_parts`):
-    the open point ids, the end count and the Sniff. Used once: it is
+    The layout is kept as its parts: the open point ids, the end count and
+    the Sniff, changed as ``place_on`` changes them. Used once: it is
     changed in place.
     """
 
@@ -365,6 +350,8 @@ class Playout:
                     lead = _LEADS[index]  # OPEN-3
                     open_ids, count, sniff = list(lead.open_point_ids), lead.end_count, lead.sniff
                 else:
+                    # place_on on the layout's parts, from its own step table and double rule, so it
+                    # cannot drift from place_on; checks nothing, as place_on.
                     _placement, free_id, delta = steps[index][point_id]
                     open_ids.remove(point_id)
                     if free_id >= 0:
