@@ -25,7 +25,8 @@ move (a forced move is answered without a search); its playouts are
 round played out; the rate is the playouts of every real decision of
 seeded 4-player matches over those decisions' CPU time
 (:func:`time.process_time`), in one process on one core, the deals' sampling
-and each decision's setup included. More than 20,000 playouts a CPU-second.
+and each decision's setup included: a median over 20,000 a CPU-second in
+five rounds on this project's loaded machine (``--compare 5``).
 
 >>> from sniff_rules import Rules, SplitMix64, new_match
 >>> from sniff_rules.play.events import Dealt
