@@ -28,8 +28,9 @@ import time
 from collections.abc import Sequence
 
 from sniff_rules.moves import Move, apply
+from sniff_rules.play.deal_masks import MaskSampler
 from sniff_rules.play.driver import play_match
-from sniff_rules.play.sampler import DealSampler
+from sniff_rules.play.sampler import replay_deal
 from sniff_rules.play.search import SearchBot, playout_value
 from sniff_rules.play.view import SeatView, present_seat_view
 from sniff_rules.randomness import RandomSource, SplitMix64
@@ -38,15 +39,20 @@ from sniff_rules.state import new_match
 
 
 def reference_search(bot: SearchBot, view: SeatView, source: RandomSource) -> tuple[Move, RandomSource]:
-    """The search bot's first form: each deal replayed into a State, each playout through ``apply``."""
+    """The search bot's first form: each deal replayed into a State, each playout through ``apply``.
+
+    It draws the deals the bot draws (:meth:`MaskSampler.sample` gives the deal that
+    :meth:`MaskSampler.sample_masks` gives as a position), so it makes the bot's moves.
+    """
     moves = view.legal_moves
     if len(moves) == 1:
         return moves[0], source
-    sampler = DealSampler(view)
+    sampler = MaskSampler(view)
     side = view.rules.side_of(view.seat)
     totals = [0] * len(moves)
     for _ in range(bot.deals):
-        state, source = sampler.sample_state(source)
+        deal, source = sampler.sample(source)
+        state, _events = replay_deal(view, deal)
         for index, move in enumerate(moves):
             totals[index] += playout_value(apply(state, move), side)
     points = [option.points for option in view.options]

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from sniff_rules.moves import Move, apply, legal_moves
+from benchmarks.search_speed import reference_search
+from sniff_rules.moves import apply, legal_moves
 from sniff_rules.play.bots import random_move
 from sniff_rules.play.driver import play_match
 from sniff_rules.play.events import Event
@@ -13,7 +14,7 @@ from sniff_rules.play.playout import Playout
 from sniff_rules.play.sampler import DealSampler
 from sniff_rules.play.search import SearchBot, playout_value
 from sniff_rules.play.view import SeatView, seat_view
-from sniff_rules.randomness import RandomSource, SplitMix64
+from sniff_rules.randomness import SplitMix64
 from sniff_rules.rules import Rules
 from sniff_rules.state import Phase, State, new_match
 
@@ -97,28 +98,11 @@ def test_a_deal_starts_the_position_its_replay_reaches(players: int) -> None:
         )
 
 
-def _reference_search(bot: SearchBot, view: SeatView, source: RandomSource) -> tuple[Move, RandomSource]:
-    """The search as it was written first: each deal replayed into a State, playouts through apply."""
-    moves = view.legal_moves
-    if len(moves) == 1:
-        return moves[0], source
-    sampler = DealSampler(view)
-    side = view.rules.side_of(view.seat)
-    totals = [0] * len(moves)
-    for _ in range(bot.deals):
-        state, source = sampler.sample_state(source)
-        for index, move in enumerate(moves):
-            totals[index] += playout_value(apply(state, move), side)
-    points = [option.points for option in view.options]
-    best = max(range(len(moves)), key=lambda index: (totals[index], points[index]))
-    return moves[best], source
-
-
 @pytest.mark.parametrize("players", [2, 4])
 def test_the_search_bot_decides_as_the_state_by_state_search(players: int) -> None:
     """Same view, same source: the bit-mask search bot plays the move and leaves the source the
-    State-by-State reference does, on every turn of a match."""
+    State-by-State reference (the benchmark's) does, on every turn of a match."""
     bot = SearchBot(deals=3)
     for index, (_state, view) in enumerate(_turns(players, 80 + players)):
         source = SplitMix64.from_seed(index)
-        assert _reference_search(bot, view, source) == bot(view, source)
+        assert reference_search(bot, view, source) == bot(view, source)

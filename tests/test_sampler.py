@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given, strategies as st
@@ -13,14 +14,21 @@ from sniff_rules.errors import IllegalMoveError, InvalidStateError
 from sniff_rules.formats.view_json import seat_view_to_json
 from sniff_rules.moves import Move
 from sniff_rules.play.bots import random_move
+from sniff_rules.play.deal_masks import MaskSampler
 from sniff_rules.play.driver import Step, play_match
 from sniff_rules.play.events import Event, apply_with_events, seen_by
-from sniff_rules.play.sampler import DealSampler, SampledDeal
+from sniff_rules.play.sampler import DealSampler, SampledDeal, replay_deal
 from sniff_rules.play.view import SeatView, seat_view
 from sniff_rules.randomness import RandomSource, SplitMix64
 from sniff_rules.rules import Rules
 from sniff_rules.state import State, new_match
 from sniff_rules.tiles import DOUBLE_SIX
+
+SAMPLERS: dict[str, Callable[[SeatView], DealSampler | MaskSampler]] = {
+    "counting": DealSampler,
+    "bit-mask": MaskSampler,
+}
+"""Both samplers of the consistent deals: every test of the distribution holds each to it."""
 
 CHI_SQUARE_Z: float = 3.090
 """The standard normal quantile for a 0.001 upper tail: a uniform sampler fails one test in a thousand."""
@@ -35,6 +43,7 @@ def _view_at(steps: list[Step], index: int, seat: int) -> SeatView:
     return seat_view(steps[index].state, seat, events)
 
 
+@pytest.mark.parametrize("kind", list(SAMPLERS))
 @given(
     players=st.integers(2, 4),
     seed=st.integers(0, 2**32),
@@ -43,20 +52,21 @@ def _view_at(steps: list[Step], index: int, seat: int) -> SeatView:
     sample_seed=st.integers(0, 2**32),
 )
 def test_every_sample_replays_the_public_log_to_the_same_view(
-    players: int, seed: int, at: float, viewer: int, sample_seed: int
+    kind: str, players: int, seed: int, at: float, viewer: int, sample_seed: int
 ) -> None:
-    """SETUP-6, DRAW-1, PASS-1: a sampled deal replays the round's public moves to the seat's very view."""
+    """SETUP-6, DRAW-1, PASS-1: a sampled deal replays the round's public moves to the seat's very view
+    (either sampler's deal; the counting sampler's own state too)."""
     rules = Rules(players=players, hand_size=Rules.standard(players).hand_size, target=100)
     steps = _steps(rules, seed)
     index = min(len(steps) - 1, int(at * len(steps)))
     view = _view_at(steps, index, viewer % players)
-    sampler = DealSampler(view)
+    sampler = SAMPLERS[kind](view)
     source: RandomSource = SplitMix64.from_seed(sample_seed)
     for _ in range(3):
         deal, source = sampler.sample(source)
-        state, events = sampler.replay(deal)
+        state, events = replay_deal(view, deal)
         assert seat_view_to_json(view) == seat_view_to_json(seat_view(state, view.seat, events))
-    sampled, _ = sampler.sample_state(source)
+    sampled, _ = DealSampler(view).sample_state(source)
     assert view.hand == sampled.hand(view.seat)
 
 
@@ -102,17 +112,19 @@ def _critical(df: int) -> float:
 SMALL_POSITIONS = [(4, 12, 0), (57, 9, 0), (69, 24, 0), (91, 20, 0), (21, 15, 0), (20, 25, 0), (8, 26, 1)]
 
 
+@pytest.mark.parametrize("kind", list(SAMPLERS))
 @pytest.mark.parametrize(("seed", "index", "seat"), SMALL_POSITIONS)
 def test_on_small_positions_the_sampler_reaches_every_consistent_deal_uniformly(
-    seed: int, index: int, seat: int
+    kind: str, seed: int, index: int, seat: int
 ) -> None:
-    """SETUP-6: with every consistent deal enumerated, the sampler's count is theirs and its frequencies are uniform."""
+    """SETUP-6: with every consistent deal enumerated, each sampler's count is theirs and its frequencies
+    are uniform (40 samples a deal, from the position's seed)."""
     rules = Rules(players=2, hand_size=13, target=200)
     steps = _steps(rules, seed)[: index + 1]
     view = _view_at(steps, index, seat)
     moves = [step.move for step in steps[1:] if step.move is not None]
     every = _all_consistent_deals(view, steps[0].state, moves)
-    sampler = DealSampler(view)
+    sampler = SAMPLERS[kind](view)
     assert len(every) == sampler.count
     samples = 40 * len(every)
     source: RandomSource = SplitMix64.from_seed(seed)

@@ -20,6 +20,7 @@ from sniff_rules.formats.state_json import state_from_data, state_to_data
 from sniff_rules.formats.table_json import table_from_data, table_to_data
 from sniff_rules.moves import Place, apply, legal_moves
 from sniff_rules.play.bots import greedy_bot, greedy_move, play_out, random_bot, random_move
+from sniff_rules.play.deal_masks import MaskSampler
 from sniff_rules.play.events import Dealt, Event, apply_with_events
 from sniff_rules.play.ismcts import ISMCTSBot
 from sniff_rules.play.sampler import DealSampler, SampledDeal
@@ -165,14 +166,17 @@ def _bot_cases() -> dict[str, Callable[[], object]]:
 
 
 def _sampler_cases() -> dict[str, Callable[[], object]]:
-    """The sampler built from the state, drawing from the state, replaying a deal that does not fit."""
-    sampler = DealSampler(VIEW)
+    """Each sampler built from the state or drawing from the state or a view; replaying a deal that does not fit."""
+    sampler, masks = DealSampler(VIEW), MaskSampler(VIEW)
     return {
         "a sampler of the state": lambda: DealSampler(STATE),  # type: ignore[arg-type]
         "a sampler drawing from the state": lambda: sampler.sample(STATE),  # type: ignore[arg-type]
         "a sampler's state drawn from a view": lambda: sampler.sample_state(VIEW),  # type: ignore[arg-type]
         "a sampler replaying the state": lambda: sampler.replay(STATE),  # type: ignore[arg-type]
         "a sampler replaying a deal that does not fit": lambda: sampler.replay(_deal_of(STATE)),
+        "a bit-mask sampler of the state": lambda: MaskSampler(STATE),  # type: ignore[arg-type]
+        "a bit-mask sampler drawing from the state": lambda: masks.sample_masks(STATE),  # type: ignore[arg-type]
+        "a bit-mask sampler's deal drawn from a view": lambda: masks.sample(VIEW),  # type: ignore[arg-type]
     }
 
 

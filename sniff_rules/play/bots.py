@@ -25,7 +25,7 @@ from sniff_rules.errors import IllegalMoveError, InvalidStateError, described
 from sniff_rules.moves import Move, Place, apply, legal_moves
 from sniff_rules.play.driver import play_match
 from sniff_rules.play.view import MoveOption, SeatView
-from sniff_rules.randomness import RandomSource, draw_below
+from sniff_rules.randomness import RandomSource, check_source, draw_below
 from sniff_rules.scoring import play_points
 from sniff_rules.state import Phase, State
 
@@ -36,6 +36,14 @@ def _options_of(view: SeatView) -> tuple[MoveOption, ...]:
     if not view.options:
         raise IllegalMoveError("TURN-1", f"seat {view.seat} has no move: it is not its turn, or the round is over")
     return view.options
+
+
+def checked_turn(view: SeatView, source: RandomSource) -> tuple[tuple[Move, ...], RandomSource]:
+    """The legal moves of ``view`` and ``source``, once both are checked: what every search bot
+    opens with. Refuses anything but a SeatView (FORMAT-3), a view whose seat has no move (TURN-1)
+    and a value that is no random source (SETUP-5)."""
+    _options_of(view)
+    return view.legal_moves, check_source(source)
 
 
 def random_bot(view: SeatView, source: RandomSource) -> tuple[Move, RandomSource]:

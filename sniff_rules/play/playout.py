@@ -31,15 +31,15 @@ from bisect import insort
 from typing import Any, Final
 
 from sniff_rules.errors import IllegalMoveError
-from sniff_rules.layout import _STEPS, POINT_VALUE, Layout, _attach_by_chain_or_double, place_lead
-from sniff_rules.moves import Draw, Move, Pass, Place
+from sniff_rules.layout import _STEPS, POINT_VALUE, PORTS, Layout, _attach_by_chain_or_double, place_lead
+from sniff_rules.moves import Draw, Move, Place
 from sniff_rules.play.events import Drew, Event, Placed
 from sniff_rules.play.sampler import SampledDeal
 from sniff_rules.play.view import SeatView
 from sniff_rules.rules import Rules, Seat, Side
-from sniff_rules.scoring import settle_masks
+from sniff_rules.scoring import round_to_five
 from sniff_rules.state import Phase, State
-from sniff_rules.tiles import DOUBLE_SIX, FULL_SET_MASK, PIP_MASK, TILE_PIPS, mask_of_tiles
+from sniff_rules.tiles import DOUBLE_SIX, FULL_SET_MASK, NO_TILE, PIP_MASK, TILE_PIPS, mask_of_tiles, pips_of_mask
 
 WIN_FACTOR: Final = 10
 """A playout's value for a match won, in targets: more than any lead a round can give."""
@@ -63,6 +63,7 @@ def move_key(move: Move) -> int:
     """A move as a number a search tree keys its children by: a placement from its tile and its
     point (a lead from its tile alone), a draw :data:`DRAW_KEY`, a pass :data:`PASS_KEY`.
 
+    >>> from sniff_rules.moves import Pass
     >>> from sniff_rules.tiles import Tile
     >>> move_key(Place(0, Tile(2, 5))), move_key(Draw(1)), move_key(Pass(1))
     (4096, -1, -2)
@@ -77,39 +78,27 @@ _POINT_NEEDS: Final = tuple(PIP_MASK[value] for value in POINT_VALUE)
 """For each point id, the tiles that could attach there."""
 
 
-def attach_parts(open_ids: list[int], count: int, sniff: int, index: int, point_id: int) -> tuple[int, int]:
-    """:func:`~sniff_rules.layout.place_on` on a layout's parts alone: removes ``point_id`` from
-    the sorted ``open_ids`` and adds the points the tile opens, in place, and returns the end
-    count and the Sniff after. Built from the layout's own step table and double rule, so it
-    cannot drift from ``place_on``; checks nothing, as ``place_on``."""
-    _placement, free_id, delta = _STEP_TABLE[index][point_id]
-    open_ids.remove(point_id)
-    if free_id >= 0:
-        insort(open_ids, free_id)
-        return count + delta, sniff
-    count, sniff = _ATTACH_DOUBLE(open_ids, count, sniff, index, point_id)
-    open_ids.sort()
-    return count, sniff
-
-
-def count_after_parts(open_ids: list[int], count: int, sniff: int, index: int, point_id: int) -> int:
-    """The end count :func:`attach_parts` would give, leaving ``open_ids`` as it was."""
-    _placement, free_id, delta = _STEP_TABLE[index][point_id]
-    if free_id >= 0:
-        return count + int(delta)
-    rest = open_ids.copy()
-    rest.remove(point_id)
-    after: int = _ATTACH_DOUBLE(rest, count, sniff, index, point_id)[0]
+def _variant(index: int, point_id: int, partner_open: bool, sniff_here: bool) -> int:
+    """What tile ``index`` on ``point_id`` adds to the end count where that depends on the layout
+    (a double, or a double's chain side covered): given whether the other chain side is open and
+    whether the point is the Sniff's, all the layout's double rule reads. Asked of that rule itself
+    on a layout of the one point that matters, so it cannot drift from ``place_on``."""
+    rest = [point_id ^ 1] if partner_open else []
+    after: int = _ATTACH_DOUBLE(rest, 0, point_id // PORTS if sniff_here else NO_TILE, index, point_id)[0]
     return after
 
 
-_CANDIDATES: Final[tuple[dict[int, tuple[tuple[int, int, int, int], ...]], ...]] = tuple({} for _ in POINT_VALUE)
+_Candidate = tuple[int, int, int, int, tuple[int, ...]]
+
+_CANDIDATES: Final[tuple[dict[int, tuple[_Candidate, ...]], ...]] = tuple({} for _ in POINT_VALUE)
 """Per point id, keyed by the tiles of a hand that could attach there, each one's index, step
-(the point it opens and the count it adds, as the layout's table has them) and pips, in index
-order: filled as they are first met, as ``legal_moves`` fills its own. Only speed depends on it."""
+(the point it opens and the count it adds, as the layout's table has them), pips and, where
+the count depends on the layout, what it adds with the other chain side open or not and the
+point the Sniff's or not (:func:`_variant`, two bits: ``2 * open + sniff``), in index order:
+filled as they are first met, as ``legal_moves`` fills its own. Only speed depends on it."""
 
 
-def _candidates(point_id: int, mask: int) -> tuple[tuple[int, int, int, int], ...]:
+def _candidates(point_id: int, mask: int) -> tuple[_Candidate, ...]:
     found = []
     while mask:
         low = mask & -mask
@@ -120,7 +109,10 @@ def _candidates(point_id: int, mask: int) -> tuple[tuple[int, int, int, int], ..
             # Only a forged view holds a tile whose own point is open; apply refuses it alike.
             raise IllegalMoveError("PLACE-1", f"{DOUBLE_SIX[index]} cannot attach to its own point")
         _placement, free_id, delta = step
-        found.append((index, int(free_id), int(delta), TILE_PIPS[index]))
+        variants = (
+            () if free_id >= 0 else tuple(_variant(index, point_id, bits >= 2, bits % 2 == 1) for bits in range(4))
+        )
+        found.append((index, int(free_id), int(delta), TILE_PIPS[index], variants))
     return tuple(found)
 
 
@@ -139,8 +131,8 @@ class Playout:
 
     Made by :meth:`of_state` or :meth:`of_deal`; :meth:`play` makes one
     given move (the search's candidate), :meth:`value` plays the rest.
-    The layout is kept as its parts (:func:`attach_parts`):
-    the open point ids, the end count and the Sniff. Used once: it is
+    The layout is kept as its parts: the open point ids, the end count and
+    the Sniff, changed as ``place_on`` changes them. Used once: it is
     changed in place.
     """
 
@@ -213,11 +205,18 @@ class Playout:
                 drawn += 1
             elif type(event) is Placed:
                 hands[event.seat] &= ~(1 << event.tile.index)
+        return cls.of_sample(view, hands, [tile.index for tile in deal.boneyard[drawn:]])
+
+    @classmethod
+    def of_sample(cls, view: SeatView, hands: list[int], boneyard: list[int]) -> Playout:
+        """The position of ``view``'s round with ``hands`` (every seat's hand now, as bit masks) and
+        ``boneyard`` (the tiles still to draw, in draw order), its seat to move: a
+        :meth:`~sniff_rules.play.deal_masks.MaskSampler.sample_masks` sample, in play."""
         waiting = view.drawn_tile
         return cls(
             view.rules,
             hands,
-            [tile.index for tile in deal.boneyard[drawn:]],
+            boneyard,
             view.layout,
             list(view.scores),
             view.seat,
@@ -240,14 +239,7 @@ class Playout:
 
     def play(self, move: Move) -> None:
         """Make ``move``, which must be legal for the seat to move."""
-        if type(move) is Place:
-            target = move.target
-            self._place(move.tile.index, -1 if target is None else target.id)
-        elif type(move) is Draw:
-            self._draw()
-        else:
-            assert type(move) is Pass
-            self.seat = self.next_seats[self.seat]  # PASS-1, TURN-1
+        self._advance(move_key(move), 1)
 
     def value(self, side: Side) -> int:
         """Play the round out, every seat greedy, and say what it was worth to ``side``.
@@ -256,9 +248,16 @@ class Playout:
         settled; when the match is won in it, :data:`WIN_FACTOR` times the
         target to the winner and less that to the others.
         """
-        step = self._greedy_step
-        while not self.over:
-            step()
+        if not self.over:
+            self._advance(_GREEDY, -1)
+        return self._worth(side)
+
+    def value_after(self, key: int, side: Side) -> int:
+        """Make the move numbered ``key`` (one of :meth:`keys`), then :meth:`value`: a candidate's playout."""
+        self._advance(key, -1)
+        return self._worth(side)
+
+    def _worth(self, side: Side) -> int:
         if self.winner is not None:
             won = WIN_FACTOR * self.target
             return won if self.winner == side else -won
@@ -290,109 +289,139 @@ class Playout:
 
     def play_key(self, key: int) -> None:
         """Make the move numbered ``key`` (one of :meth:`keys`)."""
-        if key >= 0:
-            self._place(key // _KEY_BASE, key % _KEY_BASE - 1)
-        elif key == DRAW_KEY:
-            self._draw()
-        else:
-            self.seat = self.next_seats[self.seat]  # PASS-1
+        self._advance(key, 1)
 
     def values(self) -> tuple[int, ...]:
         """Play the round out greedily and give :meth:`value` for every side."""
-        step = self._greedy_step
-        while not self.over:
-            step()
-        return tuple(self.value(side) for side in range(self.rules.sides))
+        if not self.over:
+            self._advance(_GREEDY, -1)
+        return tuple(self._worth(side) for side in range(self.rules.sides))
 
-    def _greedy_step(self) -> None:
-        """:func:`~sniff_rules.play.bots.greedy_move`'s choice, made: the most points, then the
-        heaviest tile, then the first in ``legal_moves``' order (by point, then tile)."""
-        seat = self.seat
-        hand = self.hands[seat] if self.drawn < 0 else 1 << self.drawn  # DRAW-2
-        open_ids = self.open_ids
-        best_index, best_point, best_key = -1, -1, -1
-        if not open_ids:
-            mask = hand
-            while mask:
-                low = mask & -mask
-                index = low.bit_length() - 1
-                key = _LEAD_KEY[index]
-                if key > best_key:
-                    best_index, best_key = index, key
-                mask ^= low
-        else:
-            count, sniff, needs, tables = self.count, self.sniff, _POINT_NEEDS, _CANDIDATES
-            for point_id in open_ids:
-                mask = hand & needs[point_id]
-                if not mask:
-                    continue
-                found = tables[point_id].get(mask)
-                if found is None:
-                    found = tables[point_id][mask] = _candidates(point_id, mask)
-                for index, free_id, delta, pips in found:
-                    after = (
-                        count + delta if free_id >= 0 else count_after_parts(open_ids, count, sniff, index, point_id)
-                    )
-                    key = (after if after and not after % 5 else 0) * 16 + pips
-                    if key > best_key:
-                        best_index, best_point, best_key = index, point_id, key
-        if best_index >= 0:
-            self._place(best_index, best_point)
-        elif self.boneyard:
-            self._draw()  # DRAW-1
-        else:
-            self.seat = self.next_seats[seat]  # PASS-1
+    def _advance(self, key: int, moves: int) -> None:
+        """Make the move numbered ``key`` (:data:`_GREEDY`: the greedy one), then greedy ones, ``moves``
+        moves in all (-1: no limit) or until the round ends.
 
-    def _place(self, index: int, point_id: int) -> None:
-        seat = self.seat
-        hands = self.hands
-        hands[seat] ^= 1 << index
-        self.drawn = -1
-        if point_id < 0:
-            lead = _LEADS[index]  # OPEN-3
-            self.open_ids, count, self.sniff = list(lead.open_point_ids), lead.end_count, lead.sniff
-        else:
-            count, self.sniff = attach_parts(self.open_ids, self.count, self.sniff, index, point_id)
-        self.count = count
-        if count and not count % 5:  # POINTS-1
-            side = self.seat_sides[seat]  # POINTS-2
-            score = self.scores[side] = self.scores[side] + count
-            if score >= self.target:
-                self.over, self.winner = True, side  # MATCH-1: at once, no settlement
-                return
-        if not hands[seat]:
-            self._settle()  # END-1
-        elif not self.boneyard and not self._held() & self._fitting():
-            self._settle()  # BLOCK-1
-        else:
-            self.seat = self.next_seats[seat]
-
-    def _fitting(self) -> int:
-        open_ids = self.open_ids
-        if not open_ids:
-            return FULL_SET_MASK  # OPEN-3
-        fits = 0
-        for point_id in open_ids:
-            fits |= _POINT_NEEDS[point_id]
-        return fits
-
-    def _draw(self) -> None:
-        fits = self._fitting()
-        index = self.boneyard.pop()
-        self.hands[self.seat] |= 1 << index
-        if fits >> index & 1:
-            self.drawn = index  # DRAW-2: it must be placed now
-        elif not self.boneyard and not self._held() & fits:
-            self._settle()  # BLOCK-1
-
-    def _held(self) -> int:
-        held = 0
-        for hand in self.hands:
-            held |= hand
-        return held
+        The greedy move is :func:`~sniff_rules.play.bots.greedy_move`'s: the most points, then the
+        heaviest tile, then the first in ``legal_moves``' order (by point, then tile). One loop on
+        local names, the position written back once, as a playout spends nearly all its time here.
+        """
+        hands, boneyard, open_ids, scores = self.hands, self.boneyard, self.open_ids, self.scores
+        count, sniff, seat, drawn = self.count, self.sniff, self.seat, self.drawn
+        next_seats, needs, tables, steps = self.next_seats, _POINT_NEEDS, _CANDIDATES, _STEP_TABLE
+        while moves:
+            moves -= 1
+            if key == _GREEDY:
+                hand = hands[seat] if drawn < 0 else 1 << drawn  # DRAW-2
+                index, point_id, best = -1, -1, -1
+                if not open_ids:
+                    mask = hand
+                    while mask:
+                        low = mask & -mask
+                        at = low.bit_length() - 1
+                        if _LEAD_KEY[at] > best:
+                            index, best = at, _LEAD_KEY[at]
+                        mask ^= low
+                else:
+                    for point in open_ids:
+                        mask = hand & needs[point]
+                        if not mask:
+                            continue
+                        found = tables[point].get(mask)
+                        if found is None:
+                            found = tables[point][mask] = _candidates(point, mask)
+                        for at, free_id, delta, pips, variants in found:
+                            if free_id < 0:
+                                delta = variants[((point ^ 1) in open_ids) * 2 + (point // PORTS == sniff)]
+                            after = count + delta
+                            # Points (POINTS-1) then pips, as one int: pips are at most 12.
+                            score = (after if after and not after % 5 else 0) * 16 + pips
+                            if score > best:
+                                index, point_id, best = at, point, score
+                if index < 0:
+                    key = DRAW_KEY if boneyard else PASS_KEY  # DRAW-1, PASS-1
+            else:
+                # A draw's or a pass's number gives index -1: no placement.
+                index, point_id = key // _KEY_BASE, key % _KEY_BASE - 1
+            made, key = key, _GREEDY
+            if index >= 0:
+                hands[seat] ^= 1 << index
+                drawn = -1
+                if point_id < 0:
+                    lead = _LEADS[index]  # OPEN-3
+                    open_ids, count, sniff = list(lead.open_point_ids), lead.end_count, lead.sniff
+                else:
+                    # place_on on the layout's parts, from its own step table and double rule, so it
+                    # cannot drift from place_on; checks nothing, as place_on.
+                    _placement, free_id, delta = steps[index][point_id]
+                    open_ids.remove(point_id)
+                    if free_id >= 0:
+                        insort(open_ids, free_id)
+                        count += delta
+                    else:
+                        count, sniff = _ATTACH_DOUBLE(open_ids, count, sniff, index, point_id)
+                        open_ids.sort()
+                if count and not count % 5:  # POINTS-1
+                    side = self.seat_sides[seat]  # POINTS-2
+                    scores[side] += count
+                    if scores[side] >= self.target:
+                        self.over, self.winner = True, side  # MATCH-1: at once, no settlement
+                        break
+                if not hands[seat]:
+                    self._settle()  # END-1
+                    break
+                if not boneyard:
+                    # BLOCK-1, inline: a placement leaves points open, and any hand that fits one ends the check.
+                    fits = 0
+                    for point in open_ids:
+                        fits |= needs[point]
+                    for hand in hands:
+                        if hand & fits:
+                            break
+                    else:
+                        self._settle()
+                        break
+                seat = next_seats[seat]
+            elif made == DRAW_KEY:
+                fits = _fitting(open_ids)
+                index = boneyard.pop()
+                hands[seat] |= 1 << index
+                if fits >> index & 1:
+                    drawn = index  # DRAW-2: it must be placed now
+                elif not boneyard and not _held(hands) & fits:
+                    self._settle()  # BLOCK-1
+                    break
+            else:
+                seat = next_seats[seat]  # PASS-1, TURN-1
+        self.open_ids, self.count, self.sniff, self.seat, self.drawn = open_ids, count, sniff, seat, drawn
 
     def _settle(self) -> None:
-        # SETTLE-1..4; the hands are plain ints here, the masks settle_masks reads.
-        deductions = settle_masks(self.rules, tuple(self.hands)).side_deductions  # type: ignore[arg-type]
-        self.scores = [score - deduction for score, deduction in zip(self.scores, deductions, strict=True)]
+        # SETTLE-1..4 as settle_masks settles (each hand rounded on its own, the deductions summed
+        # per side, nobody credited), without the Settlement value it builds for every round's end.
+        scores, seat_sides = self.scores, self.seat_sides
+        for seat, hand in enumerate(self.hands):
+            scores[seat_sides[seat]] -= _DEDUCTION[pips_of_mask(hand)]
         self.over = True
+
+
+_DEDUCTION: Final = tuple(round_to_five(pips) for pips in range(sum(TILE_PIPS) + 1))
+"""A hand's deduction by its pips (SETTLE-1), from ``round_to_five`` itself: a look-up per hand."""
+
+_GREEDY: Final = -3
+"""The key :meth:`Playout._advance` takes for "the greedy move"."""
+
+
+def _fitting(open_ids: list[int]) -> int:
+    """The tiles that could attach to the layout's open points: any tile for a lead (OPEN-3)."""
+    if not open_ids:
+        return FULL_SET_MASK
+    fits = 0
+    for point_id in open_ids:
+        fits |= _POINT_NEEDS[point_id]
+    return fits
+
+
+def _held(hands: list[int]) -> int:
+    held = 0
+    for hand in hands:
+        held |= hand
+    return held

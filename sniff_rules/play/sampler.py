@@ -64,7 +64,7 @@ from sniff_rules.play.view import SeatView
 from sniff_rules.randomness import RandomSource, SplitMix64, check_source, draw_below, shuffled
 from sniff_rules.rules import Seat
 from sniff_rules.state import Phase, State
-from sniff_rules.tiles import DOUBLE_SIX, Pip, Tile
+from sniff_rules.tiles import DOUBLE_SIX, PIP_MASK, Pip, Tile, mask_of_tiles
 
 _NEVER: Final = 1 << 30
 
@@ -80,6 +80,14 @@ class SampledDeal:
 
 def _shows(tile: Tile, values: tuple[Pip, ...]) -> bool:
     return tile.low in values or tile.high in values
+
+
+def _showing(values: tuple[Pip, ...]) -> int:
+    """The tiles with a half of one of ``values``, as a mask."""
+    mask = 0
+    for value in values:
+        mask |= PIP_MASK[value]
+    return mask
 
 
 @attrs.frozen
@@ -103,7 +111,8 @@ class _Group:
     seat: Seat
     room: int
     positions: tuple[int, ...]
-    tiles: frozenset[Tile]
+    tiles: int
+    """The tiles the log allows here, as a mask."""
 
 
 def _moves_of(events: tuple[Event, ...]) -> tuple[Move, ...]:
@@ -118,33 +127,31 @@ def _moves_of(events: tuple[Event, ...]) -> tuple[Move, ...]:
     return tuple(moves)
 
 
-class DealSampler:
-    """Uniform sampler of the deals consistent with ``view`` (see the module's docstring).
-
-    Built once per view; :attr:`count` is the number of consistent deals,
-    :meth:`sample` draws one, :meth:`sample_state` the state it replays to.
-    """
+class DealConstraints:
+    """What the public log of ``view`` says of the tiles the seat has not seen (see the module's
+    docstring): the rooms they fill, each the tiles it allows, and the one constraint that is not
+    tile by tile. Both samplers start from it, the counting :class:`DealSampler` and the
+    bit-mask :class:`~sniff_rules.play.deal_masks.MaskSampler`, so they sample one set of deals."""
 
     def __init__(self, view: SeatView) -> None:
         if type(view) is not SeatView:
             raise InvalidStateError("FORMAT-3", f"a sampler is built from a SeatView, got {described(view, 200)}")
-        self.view: Final = view
         log = view.history
         events = log.events
         seat = view.seat
         deal = log.deal
         own = deal.hands[seat]
         assert own is not None
-        self._moves: Final = _moves_of(events)
         fixed: dict[int, Tile] = {}  # boneyard position -> a tile the seat knows was drawn there
         slots: list[_Slot] = [_Slot("hand", other, -1, deal.hand_size) for other in range(log.players) if other != seat]
         waits: dict[Seat, list[tuple[int, tuple[Pip, ...]]]] = {other: [] for other in range(log.players)}
-        placed: dict[Tile, tuple[Seat, int]] = {}
-        known: set[Tile] = set(own)
+        placed: list[tuple[Seat, int, int]] = []  # who placed a tile, at which event, the tile's bit
+        drawers: list[Seat] = []
         position = 0
         for index, event in enumerate(events):
             if type(event) is Drew:
                 waits[event.seat].append((index, event.open_values))
+                drawers.append(event.seat)
                 if event.tile is not None:
                     fixed[position] = event.tile
                 elif event.must_place and index + 1 < len(events):
@@ -158,20 +165,17 @@ class DealSampler:
             elif type(event) is Passed:
                 waits[event.seat].append((index, event.open_values))
             elif type(event) is Placed:
-                placed[event.tile] = (event.seat, index)
-        known |= set(fixed.values())
+                placed.append((event.seat, index, 1 << event.tile.index))
+        known = set(own) | set(fixed.values())
         end = log.end
-        revealed = {tile: holder for holder, hand in enumerate(end.hands) for tile in hand} if end else None
+        revealed = tuple(mask_of_tiles(hand) for hand in end.hands) if end else None
         hidden = tuple(tile for tile in DOUBLE_SIX if tile not in known)
-        undrawn = deal.boneyard_size - position
-        slots.append(_Slot("boneyard", -1, _NEVER, undrawn))
-        columns = [
-            frozenset(tile for tile in hidden if _allowed(tile, slot, placed.get(tile), waits, revealed))
-            for slot in slots
-        ]
+        slots.append(_Slot("boneyard", -1, _NEVER, deal.boneyard_size - position))
+        hidden_mask = mask_of_tiles(hidden)
+        columns = [_allowed(slot, hidden_mask, placed, waits, revealed) for slot in slots]
         # Positions whose tiles the log allows alike (draws kept in one turn, the boneyard
         # left) form one group: counted once, their order drawn uniformly at the end.
-        groups: dict[tuple[str, int, frozenset[Tile]], _Group] = {}
+        groups: dict[tuple[str, int, int], _Group] = {}
         for slot, column in zip(slots, columns, strict=True):
             if slot.kind == "hand":
                 groups["hand", slot.seat, column] = _Group(True, slot.seat, slot.room, (), column)
@@ -181,15 +185,57 @@ class DealSampler:
             before = groups.get(key)
             joined = positions if before is None else (*before.positions, *positions)
             groups[key] = _Group(slot.kind != "boneyard", -1, len(joined), joined, column)
-        self._fixed: Final = fixed
-        self._groups: Final = tuple(group for group in groups.values() if group.room)
-        self._boneyard_size: Final = deal.boneyard_size
-        allowed = [tuple(n for n, group in enumerate(self._groups) if tile in group.tiles) for tile in hidden]
+        self.fixed: Final = fixed
+        """Boneyard position to the tile the seat knows was drawn there."""
+        self.drawers: Final = tuple(drawers)
+        """The seat that drew each boneyard position drawn so far."""
+        self.hidden: Final = hidden
+        """The tiles the seat has not seen, in index order."""
+        self.groups: Final = tuple(group for group in groups.values() if group.room)
+        """The rooms the hidden tiles fill, none empty."""
+        self.fitting: Final = _fitting(view)
+        """The tiles one of which some seat must hold (BLOCK-1), as a mask, or None when nothing must be held."""
+
+
+def _fitting(view: SeatView) -> int | None:
+    """The tiles whose holding keeps the round from blocking; None when nothing needs holding."""
+    log = view.history
+    if view.phase is not Phase.PLAYING or view.boneyard_size or not log.draws:
+        return None
+    last = max(index for index, event in enumerate(log.events) if type(event) is Drew)
+    drew = log.events[last]
+    assert type(drew) is Drew
+    if drew.must_place or any(type(event) is Placed for event in log.events[last:]):
+        return None
+    if any(_shows(tile, drew.open_values) for tile in view.hand):
+        return None
+    return _showing(drew.open_values) & ~view.layout.placed_mask
+
+
+class DealSampler:
+    """Uniform sampler of the deals consistent with ``view`` (see the module's docstring).
+
+    Built once per view; :attr:`count` is the number of consistent deals,
+    :meth:`sample` draws one, :meth:`sample_state` the state it replays to.
+    """
+
+    def __init__(self, view: SeatView) -> None:
+        constraints = DealConstraints(view)
+        self.view: Final = view
+        self._moves: Final = _moves_of(view.history.events)
+        self._fixed: Final = constraints.fixed
+        self._groups: Final = constraints.groups
+        self._boneyard_size: Final = view.history.deal.boneyard_size
+        hidden = constraints.hidden
+        allowed = [tuple(n for n, group in enumerate(self._groups) if group.tiles >> tile.index & 1) for tile in hidden]
         # Tiles with the fewest options first keep the counted room small.
         order = sorted(range(len(hidden)), key=lambda i: len(allowed[i]))
         self._tiles: Final = tuple(hidden[i] for i in order)
         self._allowed: Final = tuple(allowed[i] for i in order)
-        self._fits_held: Final = self._fitting_held(view, placed)
+        fitting = constraints.fitting
+        self._fits_held: Final = (
+            None if fitting is None else tuple(bool(fitting >> tile.index & 1) for tile in self._tiles)
+        )
         # The rooms left in every group as one mixed-radix number: a group's room is a digit, one
         # tile put there is its weight taken off. Counting and sampling then key their memos by
         # ints and build no tuple a step.
@@ -213,20 +259,6 @@ class DealSampler:
             orders *= factorial(len(group.positions))
         self.count: Final = ways * orders
         """How many deals are consistent with the view (hands as sets, the boneyard in order)."""
-
-    def _fitting_held(self, view: SeatView, placed: dict[Tile, tuple[Seat, int]]) -> tuple[bool, ...] | None:
-        """Per tile, whether holding it keeps the round from blocking; None when nothing needs holding."""
-        log = view.history
-        if view.phase is not Phase.PLAYING or view.boneyard_size or not log.draws:
-            return None
-        last = max(index for index, event in enumerate(log.events) if type(event) is Drew)
-        drew = log.events[last]
-        assert type(drew) is Drew
-        if drew.must_place or any(type(event) is Placed for event in log.events[last:]):
-            return None
-        if any(_shows(tile, drew.open_values) for tile in view.hand):
-            return None
-        return tuple(tile not in placed and _shows(tile, drew.open_values) for tile in self._tiles)
 
     def _ways(self, index: int, rooms: int, satisfied: bool) -> int:
         if satisfied:
@@ -324,67 +356,92 @@ class DealSampler:
         """
         deal, source = self.sample(source)
         seed, source = draw_below(source, 1 << 63)
-        state = self._dealt(deal, SplitMix64.from_seed(seed))
+        state = _dealt(self.view, deal, SplitMix64.from_seed(seed))
         for move in self._moves:
             state = apply(state, move)
         return state, source
 
     def replay(self, deal: SampledDeal, source: RandomSource | None = None) -> tuple[State, tuple[Event, ...]]:
-        """The state and the events the view's round reaches from ``deal``, from its deal on.
+        """:func:`replay_deal` of this sampler's view: the state and events ``deal`` reaches."""
+        return replay_deal(self.view, deal, source)
 
-        ``source`` becomes the state's random source (for the rounds after).
-        A deal the public moves do not fit raises as ``apply`` does.
-        """
-        if type(deal) is not SampledDeal:
-            raise InvalidStateError("FORMAT-3", f"a sampler replays a SampledDeal, got {described(deal)}")
-        state = self._dealt(deal, source)
-        events: list[Event] = [Dealt.of(state)]
-        for number, move in enumerate(self._moves):
-            try:
-                state, happened = apply_with_events(state, move)
-            except SniffError as err:
-                # apply's refusal may list a hand of the deal; the public move and the rule are enough.
-                raise type(err)(err.rule, f"the deal does not fit public move {number} ({move})") from None
-            events += happened
-        return state, tuple(events)
 
-    def _dealt(self, deal: SampledDeal, source: RandomSource | None) -> State:
-        view = self.view
-        dealt = view.history.deal
-        return State.create(
-            rules=view.rules,
-            hands=deal.hands,
-            boneyard=deal.boneyard,
-            scores=dealt.scores,
-            round_number=dealt.round_number,
-            opener=dealt.opener,
-            lot=dealt.lot,
-            source=source,
-            # A settled round's view names that round last; the one before is not needed.
-            last_round=None if type(view.round_end) is RoundEnded else view.last_round,
-        )
+def replay_deal(
+    view: SeatView, deal: SampledDeal, source: RandomSource | None = None
+) -> tuple[State, tuple[Event, ...]]:
+    """The state and the events ``view``'s round reaches from ``deal``, from its deal on.
+
+    ``source`` becomes the state's random source (for the rounds after).
+    A deal the public moves do not fit raises as ``apply`` does.
+    """
+    if type(deal) is not SampledDeal:
+        raise InvalidStateError("FORMAT-3", f"a sampler replays a SampledDeal, got {described(deal)}")
+    state = _dealt(view, deal, source)
+    events: list[Event] = [Dealt.of(state)]
+    for number, move in enumerate(_moves_of(view.history.events)):
+        try:
+            state, happened = apply_with_events(state, move)
+        except SniffError as err:
+            # apply's refusal may list a hand of the deal; the public move and the rule are enough.
+            raise type(err)(err.rule, f"the deal does not fit public move {number} ({move})") from None
+        events += happened
+    return state, tuple(events)
+
+
+def _dealt(view: SeatView, deal: SampledDeal, source: RandomSource | None) -> State:
+    dealt = view.history.deal
+    return State.create(
+        rules=view.rules,
+        hands=deal.hands,
+        boneyard=deal.boneyard,
+        scores=dealt.scores,
+        round_number=dealt.round_number,
+        opener=dealt.opener,
+        lot=dealt.lot,
+        source=source,
+        # A settled round's view names that round last; the one before is not needed.
+        last_round=None if type(view.round_end) is RoundEnded else view.last_round,
+    )
 
 
 def _allowed(
-    tile: Tile,
     slot: _Slot,
-    placed: tuple[Seat, int] | None,
+    hidden: int,
+    placed: list[tuple[Seat, int, int]],
     waits: dict[Seat, list[tuple[int, tuple[Pip, ...]]]],
-    revealed: dict[Tile, Seat] | None,
-) -> bool:
-    """Whether the public log allows ``tile`` in ``slot`` (see the module's docstring)."""
+    revealed: tuple[int, ...] | None,
+) -> int:
+    """The hidden tiles the public log allows in ``slot``, as a mask (see the module's docstring)."""
+    placed_mask = 0
+    for _seat, _at, bit in placed:
+        placed_mask |= bit
+    unplaced = hidden & ~placed_mask
     if slot.kind == "boneyard":
-        return placed is None and (revealed is None or tile not in revealed)
+        return unplaced & ~_union(revealed)
     if slot.kind == "waiting":
-        return placed is None and _shows(tile, slot.values)
-    if placed is not None:
-        owner, until = placed
-        if owner != slot.seat or until < slot.at:
-            return False
-    else:
-        until = _NEVER
-        if revealed is not None and revealed.get(tile) != slot.seat:
-            return False
-    if slot.kind == "kept" and _shows(tile, slot.values):
-        return False
-    return not any(slot.at < at < until and _shows(tile, values) for at, values in waits[slot.seat])
+        return unplaced & _showing(slot.values)
+    if revealed is not None:
+        unplaced &= revealed[slot.seat]
+    # A tile placed by this seat after the slot's draw (or the deal) may have been there.
+    allowed = unplaced
+    for seat, at, bit in placed:
+        if seat == slot.seat and at > slot.at:
+            allowed |= bit
+    if slot.kind == "kept":
+        allowed &= ~_showing(slot.values)
+    for waited, values in waits[slot.seat]:
+        if waited > slot.at:
+            # Held at that draw or pass: none showing its values, unless placed before it.
+            before = 0
+            for _seat, at, bit in placed:
+                if at < waited:
+                    before |= bit
+            allowed &= ~(_showing(values) & ~before)
+    return allowed & hidden
+
+
+def _union(masks: tuple[int, ...] | None) -> int:
+    union = 0
+    for mask in masks or ():
+        union |= mask
+    return union

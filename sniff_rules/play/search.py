@@ -2,18 +2,31 @@
 
 :class:`SearchBot` is perfect-information Monte Carlo (determinization,
 as surveyed by Cowling, Powley and Whitehouse, 2012): on a turn with more
-than one legal move it draws ``deals`` states from
-:class:`~sniff_rules.play.sampler.DealSampler` — uniform over the deals
-consistent with the seat's view — and in each plays every legal move,
-then plays the round out with :func:`~sniff_rules.play.bots.greedy_move` at
-every seat (on bit masks, :class:`~sniff_rules.play.playout.Playout`: the
-same rounds as :func:`playout_value` plays through ``apply``, without a State
-a move or a replay of the round a deal). A playout is worth the bot's side's score less the best other
+than one legal move it draws ``deals`` deals from
+:class:`~sniff_rules.play.deal_masks.MaskSampler` — uniform over the deals
+consistent with the seat's view, the distribution of
+:class:`~sniff_rules.play.sampler.DealSampler`, each drawn from the injected
+source in a few draws and handed over as the position it reaches, as bit
+masks — and in each plays every legal move, then plays the round out with
+:func:`~sniff_rules.play.bots.greedy_move`'s rule at every seat (on bit
+masks, :class:`~sniff_rules.play.playout.Playout`: the same rounds as
+:func:`playout_value` plays through ``apply``, without a State a move or a
+replay of the round a deal). A playout is worth the bot's side's score less the best other
 side's at the round's end (after the settlement), or, when the match is
 won in it, ten times the target for a win and less that for a loss,
 however it was won; the move of the highest total is played, ties to the
 one scoring more now, then to the first listed. It sees the view and the source only, so
 it plays fairly against people.
+
+**Its speed, as counted** (``python3 -m benchmarks.search_speed``, figures in
+``benchmarks/README.md``): a decision is a turn with more than one legal
+move (a forced move is answered without a search); its playouts are
+``deals`` times its legal moves, each one candidate move played and the
+round played out; the rate is the playouts of every real decision of
+seeded 4-player matches over those decisions' CPU time
+(:func:`time.process_time`), in one process on one core, the deals' sampling
+and each decision's setup included: a median over 20,000 a CPU-second in
+five rounds on this project's loaded machine (``--compare 5``).
 
 >>> from sniff_rules import Rules, SplitMix64, new_match
 >>> from sniff_rules.play.events import Dealt
@@ -29,13 +42,13 @@ from __future__ import annotations
 import attrs
 
 from sniff_rules._fast import sealed
-from sniff_rules.errors import IllegalMoveError, InvalidStateError, described
+from sniff_rules.errors import InvalidStateError, described
 from sniff_rules.moves import Move, apply
-from sniff_rules.play.bots import greedy_move
-from sniff_rules.play.playout import WIN_FACTOR, Playout
-from sniff_rules.play.sampler import DealSampler
+from sniff_rules.play.bots import checked_turn, greedy_move
+from sniff_rules.play.deal_masks import MaskSampler
+from sniff_rules.play.playout import WIN_FACTOR, Playout, move_key
 from sniff_rules.play.view import SeatView
-from sniff_rules.randomness import RandomSource, check_source, draw_below
+from sniff_rules.randomness import RandomSource
 from sniff_rules.rules import Side
 from sniff_rules.state import Phase, State
 
@@ -65,34 +78,28 @@ def playout_value(state: State, side: Side) -> int:
 @attrs.frozen
 class SearchBot:
     """Determinized search with ``deals`` sampled deals a decision (``deals`` times the
-    legal moves playouts in all); a policy of a seat's view and a source."""
+    legal moves playouts in all, counted so in its speed); a policy of a seat's view and a source."""
 
     deals: int = attrs.field(default=32, validator=_check_deals)
 
     def __call__(self, view: SeatView, source: RandomSource) -> tuple[Move, RandomSource]:
         """The move of the best total over the sampled deals, and the advanced source."""
-        if type(view) is not SeatView:
-            raise InvalidStateError("FORMAT-3", f"a fair bot decides from a SeatView, got {described(view, 200)}")
-        moves = view.legal_moves
-        if not moves:
-            raise IllegalMoveError("TURN-1", f"seat {view.seat} has no move: it is not its turn, or the round is over")
-        source = check_source(source)
+        moves, source = checked_turn(view, source)
         if len(moves) == 1:
             return moves[0], source
-        sampler = DealSampler(view)
+        sampler = MaskSampler(view)
         side = view.rules.side_of(view.seat)
         totals = [0] * len(moves)
+        keys = [move_key(move) for move in moves]
+        last = len(keys) - 1
         try:
             for _ in range(self.deals):
-                deal, source = sampler.sample(source)
-                # The seed sample_state would give the sampled state's source: drawn and unused, so
-                # the bot's source moves on as it did when each deal was replayed into a State.
-                _seed, source = draw_below(source, 1 << 63)
-                start = Playout.of_deal(view, deal)
-                for index, move in enumerate(moves):
-                    playout = start.copy()
-                    playout.play(move)
-                    totals[index] += playout.value(side)
+                hands, boneyard, source = sampler.sample_masks(source)
+                start = Playout.of_sample(view, hands, boneyard)
+                for index, key in enumerate(keys):
+                    # The last candidate plays on the deal's own position: nothing needs it after.
+                    playout = start if index == last else start.copy()
+                    totals[index] += playout.value_after(key, side)
         except (AttributeError, KeyError, TypeError, ValueError, IndexError):
             # The playout trusts the view's parts; only a forged view whose parts do not fit
             # its log lands here, and is refused as any malformed view is.
