@@ -39,6 +39,8 @@ def make(folder: Path = FOLDER) -> list[Path]:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
         for size in sorted({size for size, _ in PICTURES}):
             page = screen_page(browser, size)
+            # Under reduced motion the page draws each screen settled: a shot never catches a tile mid-glide.
+            page.emulate_media(reduced_motion="reduce")
             walk_screens(page, url, functools.partial(_save, page, size, folder, written))
             page.context.close()
         browser.close()

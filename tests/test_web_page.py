@@ -145,6 +145,29 @@ def test_the_page_builds_no_sentence_of_sides_by_number() -> None:
     assert [] == [phrase for phrase in ("Side ${", "side ${", "(seat ${", "the ${status") if phrase in source]
 
 
+def test_the_page_writes_no_markup_from_strings() -> None:
+    """The page builds its text with ``textContent`` alone and adopts the server's picture as a parsed SVG
+    document, so no string it is sent ever goes through an HTML parser."""
+    static = APP_JS.parent
+    writers = ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "createContextualFragment")
+    found = [(script.name, writer) for script in sorted(static.glob("*.js")) for writer in writers]
+    assert [] == [(name, writer) for name, writer in found if writer in (static / name).read_text()]
+
+
+def test_a_small_layout_is_not_blown_up_to_the_page_width(page_of: Callable[[str], Any]) -> None:
+    """A layout of one tile is drawn at most four times its picture's own size, centred, not across the whole
+    desktop page; a long layout still takes the width it needs."""
+    table = played_until(lambda table: table.to_move == 0 and len(table.view(TOKEN).layout.placements) == 1)
+    page = page_of("desktop")
+    drawn(page, table)
+    own, shown, box = page.eval_on_selector(
+        "#layout svg",
+        "(svg) => [svg.viewBox.baseVal.width, svg.getBoundingClientRect().width,"
+        " svg.parentElement.getBoundingClientRect().width]",
+    )
+    assert 0 < shown <= own * 4 + 1 < box
+
+
 def test_every_target_shows_its_points_before_it_is_chosen(page_of: Callable[[str], Any]) -> None:
     """POINTS-1: once a tile is chosen, each of its targets shows the points that placement scores, on the list
     of open points ("no points" too) and, where it scores, on the picture, from the options the snapshot carries."""

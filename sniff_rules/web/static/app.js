@@ -273,7 +273,12 @@ function drawLayout(snap) {
   points.textContent = "";
   if (snap.layout.svg) {
     const seen = Motion.seen(box); // where each tile is before the new picture replaces it (motion.js)
-    box.innerHTML = snap.layout.svg;
+    // The server's picture is read as SVG, an XML document, and adopted whole: no HTML parser ever sees it.
+    const picture = new DOMParser().parseFromString(snap.layout.svg, "image/svg+xml").documentElement;
+    box.replaceChildren(document.importNode(picture, true));
+    // A small layout is not blown up to the page's width: a tile is drawn at most four times its own size.
+    const drawn = box.firstElementChild;
+    if (drawn.viewBox && drawn.viewBox.baseVal) drawn.style.maxWidth = `${drawn.viewBox.baseVal.width * 4}px`;
     Motion.glide(box, seen);
   } else {
     box.textContent = "";
