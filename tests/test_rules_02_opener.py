@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from sniff_rules.errors import IllegalMoveError, InvalidStateError
@@ -114,6 +116,15 @@ def test_naming_another_opener_after_a_played_out_round_is_refused(other: int) -
     ended = seat_1_played_out()
     error = assert_refused_call(ended, lambda s: next_round(s, opener=other), InvalidStateError, "OPEN-2")
     assert f"OPEN-2: seat 1 played out and opens the next round, not seat {other}" == str(error)
+
+
+@pytest.mark.parametrize("ended", [seat_1_played_out, blocked], ids=["played-out", "blocked"])
+@pytest.mark.parametrize("opener", [-1, 3, 9, True])
+def test_a_next_round_opener_must_be_a_seat(ended: Callable[[], State], opener: int) -> None:
+    """OPEN-2, SETUP-2: a seat the table lacks is SETUP-2 before OPEN-2 asks who may open; the error names it."""
+    state = ended()
+    error = assert_refused_call(state, lambda s: next_round(s, opener=opener), InvalidStateError, "SETUP-2")
+    assert f"SETUP-2: seats run 0..{state.rules.players - 1}, got {opener!r}" == str(error)
 
 
 def test_naming_the_finisher_is_accepted() -> None:
