@@ -13,7 +13,7 @@ import pytest
 
 import sniff_rules
 from sniff_rules._fast import is_optional_tuple_of_tuples, is_tuple_of_tuples
-from sniff_rules.errors import InvalidStateError, described
+from sniff_rules.errors import InvalidMoveError, InvalidStateError, described
 from sniff_rules.layout import Layout, Placement, Port
 from sniff_rules.moves import Place, apply, legal_moves
 from sniff_rules.randomness import SplitMix64
@@ -240,6 +240,14 @@ def test_a_long_text_given_for_a_state_is_quoted_to_two_hundred_characters() -> 
     with pytest.raises(InvalidStateError) as refused:
         legal_moves("s" * 300)  # type: ignore[arg-type]
     assert f"FORMAT-3: legal_moves takes a State, got str: {repr('s' * 300)[:200]}" == str(refused.value)
+
+
+def test_a_long_text_given_for_a_move_is_quoted_to_two_hundred_characters() -> None:
+    """TURN-1: ``apply`` given a string for a move quotes it cut to 200 characters, and refuses it as no move."""
+    state = new_match(Rules.standard(4), seed=3)
+    with pytest.raises(InvalidMoveError) as refused:
+        apply(state, "m" * 300)  # type: ignore[arg-type]
+    assert f"TURN-1: a move is a Place, Draw or Pass, got {repr('m' * 300)[:200]}" == str(refused.value)
 
 
 @pytest.mark.parametrize(
