@@ -78,35 +78,15 @@ _POINT_NEEDS: Final = tuple(PIP_MASK[value] for value in POINT_VALUE)
 """For each point id, the tiles that could attach there."""
 
 
-def _double_step(index: int, point_id: int, partner_open: bool, sniff_here: bool) -> tuple[int, tuple[int, ...], bool]:
-    """What placing tile ``index`` on ``point_id`` does where the step depends on the layout (a
-    double, or a double's chain side covered): the count it adds, the points it opens, and whether
-    the tile becomes the Sniff when there is none yet. Asked of the layout's double rule itself on
-    a layout of the one point that matters, so it cannot drift from ``place_on``."""
-    rest = [point_id ^ 1] if partner_open else []
-    before = len(rest)
-    delta, sniff = _ATTACH_DOUBLE(rest, 0, point_id // PORTS if sniff_here else NO_TILE, index, point_id)
-    return int(delta), tuple(rest[before:]), not sniff_here and sniff == index
-
-
 def _variant(index: int, point_id: int, partner_open: bool, sniff_here: bool) -> int:
     """What tile ``index`` on ``point_id`` adds to the end count where that depends on the layout
     (a double, or a double's chain side covered): given whether the other chain side is open and
-    whether the point is the Sniff's, all the layout's double rule reads (:func:`_double_step`)."""
-    return _double_step(index, point_id, partner_open, sniff_here)[0]
+    whether the point is the Sniff's, all the layout's double rule reads. Asked of that rule itself
+    on a layout of the one point that matters, so it cannot drift from ``place_on``."""
+    rest = [point_id ^ 1] if partner_open else []
+    after: int = _ATTACH_DOUBLE(rest, 0, point_id // PORTS if sniff_here else NO_TILE, index, point_id)[0]
+    return after
 
-
-_DOUBLE_INDEX_SHIFT: Final = 10
-"""A double step's key: the tile index, the point id (8 bits) and the two layout bits of :func:`_variant`."""
-
-_DOUBLE_STEPS: Final = {
-    index << _DOUBLE_INDEX_SHIFT | point_id << 2 | bits: _double_step(index, point_id, bits >= 2, bits % 2 == 1)
-    for index, steps in enumerate(_STEP_TABLE)
-    for point_id, (_placement, free_id, _delta) in steps.items()
-    if free_id < 0
-    for bits in range(4)
-}
-"""Every placement whose step depends on the layout, by tile, point and layout bits (:func:`_double_step`)."""
 
 _Candidate = tuple[int, int, int, int, tuple[int, ...]]
 
@@ -385,17 +365,8 @@ class Playout:
                         insort(open_ids, free_id)
                         count += delta
                     else:
-                        delta, opened, first_double = _DOUBLE_STEPS[
-                            index << _DOUBLE_INDEX_SHIFT
-                            | point_id << 2
-                            | ((point_id ^ 1) in open_ids) << 1
-                            | (point_id // PORTS == sniff)
-                        ]
-                        count += delta
-                        open_ids += opened
+                        count, sniff = _ATTACH_DOUBLE(open_ids, count, sniff, index, point_id)
                         open_ids.sort()
-                        if first_double and sniff < 0:
-                            sniff = index  # SNIFF-1
                 if points16[count]:  # POINTS-1
                     side = self.seat_sides[seat]  # POINTS-2
                     scores[side] += count
