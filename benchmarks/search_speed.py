@@ -34,20 +34,18 @@ its share of sampling and setup, as in the rate.
 from __future__ import annotations
 
 import argparse
-import os
-import re
 import shutil
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Sequence
 from typing import Final
 
+from benchmarks import instructions
 from sniff_rules.moves import Move, apply
 from sniff_rules.play.bots import greedy_bot
 from sniff_rules.play.deal_masks import MaskSampler
-from sniff_rules.play.driver import play_match
+from sniff_rules.play.driver import Policy, play_match
 from sniff_rules.play.sampler import replay_deal
 from sniff_rules.play.search import SearchBot, playout_value
 from sniff_rules.play.view import SeatView, present_seat_view
@@ -102,15 +100,20 @@ class Timed:
 def measure(matches: int, deals: int, reference: bool, first_seed: int = 1) -> Timed:
     """Play the matches, every seat the one timed bot."""
     timed = Timed(SearchBot(deals=deals), reference)
+    _play(matches, timed, first_seed)
+    return timed
+
+
+def _play(matches: int, policy: Policy[SeatView], first_seed: int) -> None:
+    """Play seeded standard 4-player matches, ``policy`` at every seat."""
     rules = Rules.standard(4)
     for index in range(matches):
         seed = first_seed + index
         steps = play_match(
-            new_match(rules, seed=seed), [timed] * 4, SplitMix64.from_seed(seed), present=present_seat_view
+            new_match(rules, seed=seed), [policy] * 4, SplitMix64.from_seed(seed), present=present_seat_view
         )
         for _step in steps:
             pass
-    return timed
 
 
 def rate(timed: Timed) -> float:
@@ -133,8 +136,6 @@ def report(timed: Timed) -> str:
 INSTRUCTION_MATCHES: Final = 2
 """The greedy matches whose real decisions ``--instructions`` searches by default."""
 
-_COLLECTED: Final = re.compile(r"Collected : (\d+)")
-
 
 def recorded_decisions(matches: int, first_seed: int = 1) -> list[tuple[SeatView, RandomSource]]:
     """Every real decision (more than one legal move) of seeded standard 4-player matches played
@@ -146,14 +147,7 @@ def recorded_decisions(matches: int, first_seed: int = 1) -> list[tuple[SeatView
             found.append((view, source))
         return greedy_bot(view, source)
 
-    rules = Rules.standard(4)
-    for index in range(matches):
-        seed = first_seed + index
-        steps = play_match(
-            new_match(rules, seed=seed), [recording] * 4, SplitMix64.from_seed(seed), present=present_seat_view
-        )
-        for _step in steps:
-            pass
+    _play(matches, recording, first_seed)
     return found
 
 
@@ -175,24 +169,8 @@ def _child(matches: int, deals: int, search: bool) -> None:
 
 def count_instructions(matches: int, deals: int, search: bool) -> tuple[int, int]:
     """Instructions and playouts of one child process, run under callgrind."""
-    command = [
-        "valgrind",
-        "--tool=callgrind",
-        "--callgrind-out-file=/dev/null",
-        sys.executable,
-        "-m",
-        "benchmarks.search_speed",
-        "--child",
-        str(matches),
-        str(deals),
-        str(int(search)),
-    ]
-    environment = {**os.environ, "PYTHONHASHSEED": "0"}
-    done = subprocess.run(command, capture_output=True, text=True, env=environment, check=False)
-    found = _COLLECTED.search(done.stderr)
-    if done.returncode != 0 or found is None:
-        raise RuntimeError(f"valgrind run failed ({done.returncode}): {done.stderr[-600:]}")
-    return int(found.group(1)), int(done.stdout.split()[-1])
+    arguments = ["--child", str(matches), str(deals), str(int(search))]
+    return instructions.callgrind("benchmarks.search_speed", arguments, "search_speed")
 
 
 def instructions_per_playout(matches: int, deals: int) -> tuple[float, int]:

@@ -29,7 +29,7 @@ and each decision's setup included. ``python3 -m benchmarks.search_speed
 --compare 5`` on this project's 2-core machine, load average 1.0 to 1.6:
 47,963 to 52,749 playouts a CPU-second in the five rounds, median 50,407
 (the State-by-State reference 9,747). A figure load does not move:
-``python3 -m benchmarks.search_speed --instructions`` counts 187,277 machine
+``python3 -m benchmarks.search_speed --instructions`` counts 187,305 machine
 instructions a playout under valgrind, sampling and setup included.
 
 >>> from sniff_rules import Rules, SplitMix64, new_match
