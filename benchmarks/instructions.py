@@ -52,25 +52,21 @@ def _child(name: str, games: int) -> None:
     print(placements)
 
 
-def count(name: str, games: int) -> tuple[int, int]:
-    """Instructions and placements of ``games`` of engine ``name``, run under callgrind."""
-    command = [
-        "valgrind",
-        "--tool=callgrind",
-        "--callgrind-out-file=/dev/null",
-        sys.executable,
-        "-m",
-        "benchmarks.instructions",
-        "--child",
-        name,
-        str(games),
-    ]
+def callgrind(module: str, arguments: Sequence[str], what: str) -> tuple[int, int]:
+    """Instructions of ``python3 -m module arguments`` run under callgrind with ``PYTHONHASHSEED``
+    fixed, and the last number it printed; ``what`` names the run in an error."""
+    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-m", module]
     environment = {**os.environ, "PYTHONHASHSEED": "0"}
-    done = subprocess.run(command, capture_output=True, text=True, env=environment, check=False)
+    done = subprocess.run([*command, *arguments], capture_output=True, text=True, env=environment, check=False)
     found = _COLLECTED.search(done.stderr)
     if done.returncode != 0 or found is None:
-        raise RuntimeError(f"{name}: valgrind run failed ({done.returncode}): {done.stderr[-600:]}")
+        raise RuntimeError(f"{what}: valgrind run failed ({done.returncode}): {done.stderr[-600:]}")
     return int(found.group(1)), int(done.stdout.split()[-1])
+
+
+def count(name: str, games: int) -> tuple[int, int]:
+    """Instructions and placements of ``games`` of engine ``name``, run under callgrind."""
+    return callgrind("benchmarks.instructions", ["--child", name, str(games)], name)
 
 
 def per_placement(name: str, games: int) -> tuple[float, int]:

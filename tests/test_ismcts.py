@@ -73,6 +73,18 @@ def test_the_match_benchmark_plays_both_seatings_and_reports() -> None:
     assert "95% [" in ismcts_match.report(figures, 5, 2)
 
 
+def test_the_instruction_count_searches_the_real_decisions_it_recorded(capsys: pytest.CaptureFixture[str]) -> None:
+    """search_speed --instructions: the measured child searches every recorded real decision, deals
+    times moves playouts each, and prints them; the base child records the same and searches none."""
+    decisions = search_speed.recorded_decisions(1)
+    assert decisions
+    assert all(len(view.legal_moves) > 1 for view, _source in decisions)
+    search_speed.main(["--child", "1", "2", "1"])
+    assert int(capsys.readouterr().out.split()[-1]) == 2 * sum(len(view.legal_moves) for view, _ in decisions)
+    search_speed.main(["--child", "1", "2", "0"])
+    assert int(capsys.readouterr().out.split()[-1]) == 0
+
+
 def test_the_speed_benchmark_counts_the_playouts_of_real_decisions() -> None:
     """A tiny run of each form: deals times moves playouts per real decision, and the same decisions."""
     fast = search_speed.measure(matches=1, deals=2, reference=False)

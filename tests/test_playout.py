@@ -10,7 +10,7 @@ from sniff_rules.moves import apply, legal_moves
 from sniff_rules.play.bots import random_move
 from sniff_rules.play.driver import play_match
 from sniff_rules.play.events import Event
-from sniff_rules.play.playout import Playout
+from sniff_rules.play.playout import Playout, move_key
 from sniff_rules.play.sampler import DealSampler
 from sniff_rules.play.search import SearchBot, playout_value
 from sniff_rules.play.view import SeatView, seat_view
@@ -65,6 +65,24 @@ def test_a_playout_ends_a_round_as_apply_does() -> None:
             assert expected == playout.value(0)
             ended += 1
     assert ended > 0
+
+
+def test_a_playout_stepped_a_move_at_a_time_stops_where_apply_ends_the_round() -> None:
+    """play_key, one move at a time as the ISMCTS tree steps, stops on the very move that ends the
+    round through apply, a block (BLOCK-1) included, with apply's scores; a run to the end finds a
+    block only once every seat has passed, so this is the check that a stepped run finds it at once."""
+    blocked = 0
+    for players in (2, 3, 4):
+        for state, _view in _turns(players, 40 + players)[::4]:
+            playout = Playout.of_state(state)
+            while state.phase is Phase.PLAYING:
+                move = legal_moves(state)[-1]
+                state = apply(state, move)
+                playout.play_key(move_key(move))
+                assert (state.phase is not Phase.PLAYING, move) == (playout.over, move)
+            assert (list(state.scores), state.winner) == (playout.scores, playout.winner)
+            blocked += bool(not state.boneyard_ids and all(state.hand_masks))
+    assert blocked > 0
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

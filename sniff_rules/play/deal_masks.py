@@ -57,6 +57,8 @@ from sniff_rules.play.view import SeatView
 from sniff_rules.randomness import RandomSource, check_source, draw_below, shuffled
 from sniff_rules.tiles import DOUBLE_SIX
 
+_BIT: Final = tuple(1 << tile.index for tile in DOUBLE_SIX)
+
 _Node = tuple[int, tuple[int, ...], bool]
 """A point of the count: the next kind, the rooms left in every group, whether BLOCK-1 is met."""
 
@@ -131,11 +133,18 @@ class MaskSampler:
             known[drawers[position]] |= 1 << tile.index
         self._known: Final = tuple(known)
         self._unplaced: Final = ~view.layout.placed_mask
-        self._drawn: Final = len(drawers)
-        self._drawers: Final = drawers
         self._groups: Final = groups
         self._fixed: Final = tuple((position, int(tile.index)) for position, tile in constraints.fixed.items())
         self._boneyard_size: Final = deal.boneyard_size
+        # Who receives each group's tiles: a seat's dealt hand (the seat), the boneyard left (one
+        # group, its positions in draw order from the first undrawn: None) or draws made (each
+        # position's drawer).
+        self._receivers: Final = tuple(
+            (group.seat, None)
+            if not group.positions
+            else (-1, None if group.positions[0] >= len(drawers) else tuple(drawers[at] for at in group.positions))
+            for group in groups
+        )
 
     def _count(self, node: _Node) -> int:
         """The consistent ways to put the kinds from ``node``'s on into its rooms (memoised), its
@@ -212,18 +221,16 @@ class MaskSampler:
         filled, source = self._fill(source)
         hands = list(self._known)
         boneyard: list[int] = []
-        drawn, drawers = self._drawn, self._drawers
-        for group, indices in zip(self._groups, filled, strict=True):
-            if not group.positions:
-                for index in indices:
-                    hands[group.seat] |= 1 << index
-                continue
-            for position, index in zip(group.positions, indices, strict=True):
-                if position < drawn:
-                    hands[drawers[position]] |= 1 << index
-                else:
-                    # The boneyard left is one group, its positions in order from the first undrawn.
-                    boneyard.append(index)
+        bit = _BIT.__getitem__
+        for (seat, drawers), indices in zip(self._receivers, filled, strict=True):
+            if seat >= 0:
+                # Distinct tiles: their bits' sum is their union, summed in C.
+                hands[seat] |= sum(map(bit, indices))
+            elif drawers is None:
+                boneyard += indices
+            else:
+                for drawer, index in zip(drawers, indices, strict=True):
+                    hands[drawer] |= 1 << index
         unplaced = self._unplaced
         return [hand & unplaced for hand in hands], boneyard, source
 

@@ -121,6 +121,10 @@ def _points(count: int) -> int:
     return count if count and not count % 5 else 0
 
 
+_POINTS16: Final = tuple(_points(count) * 16 for count in range(sum(TILE_PIPS) + 1))
+"""What an end count scores (POINTS-1), times 16, by the count: the greedy key's high part, a look-up.
+An end count is at most the pips of the whole set."""
+
 _LEADS: Final = tuple(place_lead(tile.index) for tile in DOUBLE_SIX)
 _LEAD_KEY: Final = tuple(_points(lead.end_count) * 16 + TILE_PIPS[index] for index, lead in enumerate(_LEADS))
 """Each lead's greedy key: its points, then its pips (at most 12, so 16 keeps them apart)."""
@@ -262,7 +266,7 @@ class Playout:
             won = WIN_FACTOR * self.target
             return won if self.winner == side else -won
         scores = self.scores
-        return scores[side] - max(score for other, score in enumerate(scores) if other != side)
+        return scores[side] - max(scores[:side] + scores[side + 1 :])
 
     def keys(self) -> list[int]:
         """The seat to move's legal moves as :func:`move_key` numbers, in ``legal_moves``' order."""
@@ -307,7 +311,11 @@ class Playout:
         """
         hands, boneyard, open_ids, scores = self.hands, self.boneyard, self.open_ids, self.scores
         count, sniff, seat, drawn = self.count, self.sniff, self.seat, self.drawn
-        next_seats, needs, tables, steps = self.next_seats, _POINT_NEEDS, _CANDIDATES, _STEP_TABLE
+        next_seats, needs, tables, steps, points16 = self.next_seats, _POINT_NEEDS, _CANDIDATES, _STEP_TABLE, _POINTS16
+        # A run to the round's end finds a block (BLOCK-1) when every seat has passed in turn, not by
+        # a check after every placement once the boneyard is empty: the same settlement, found with
+        # less work. A run of a few moves checks at once, so that it stops on the settled round.
+        stepping, passes, players = moves >= 0, 0, len(hands)
         while moves:
             moves -= 1
             if key == _GREEDY:
@@ -332,9 +340,8 @@ class Playout:
                         for at, free_id, delta, pips, variants in found:
                             if free_id < 0:
                                 delta = variants[((point ^ 1) in open_ids) * 2 + (point // PORTS == sniff)]
-                            after = count + delta
                             # Points (POINTS-1) then pips, as one int: pips are at most 12.
-                            score = (after if after and not after % 5 else 0) * 16 + pips
+                            score = points16[count + delta] + pips
                             if score > best:
                                 index, point_id, best = at, point, score
                 if index < 0:
@@ -360,7 +367,7 @@ class Playout:
                     else:
                         count, sniff = _ATTACH_DOUBLE(open_ids, count, sniff, index, point_id)
                         open_ids.sort()
-                if count and not count % 5:  # POINTS-1
+                if points16[count]:  # POINTS-1
                     side = self.seat_sides[seat]  # POINTS-2
                     scores[side] += count
                     if scores[side] >= self.target:
@@ -369,7 +376,8 @@ class Playout:
                 if not hands[seat]:
                     self._settle()  # END-1
                     break
-                if not boneyard:
+                passes = 0
+                if not boneyard and stepping:
                     # BLOCK-1, inline: a placement leaves points open, and any hand that fits one ends the check.
                     fits = 0
                     for point in open_ids:
@@ -383,14 +391,29 @@ class Playout:
                 seat = next_seats[seat]
             elif made == DRAW_KEY:
                 fits = _fitting(open_ids)
-                index = boneyard.pop()
-                hands[seat] |= 1 << index
-                if fits >> index & 1:
-                    drawn = index  # DRAW-2: it must be placed now
-                elif not boneyard and not _held(hands) & fits:
-                    self._settle()  # BLOCK-1
+                while True:
+                    index = boneyard.pop()
+                    hands[seat] |= 1 << index
+                    if fits >> index & 1:
+                        drawn = index  # DRAW-2: it must be placed now
+                        break
+                    if not boneyard:
+                        if stepping and not _held(hands) & fits:
+                            self._settle()  # BLOCK-1
+                        break
+                    if not moves:
+                        break
+                    # A draw that does not fit leaves nothing to place, so the greedy move is the
+                    # next draw (DRAW-1): made here, without looking for a placement again.
+                    moves -= 1
+                if self.over:
                     break
             else:
+                passes += 1
+                if passes == players:
+                    # BLOCK-1, seen late: every seat in turn passed on the same layout, so none fits.
+                    self._settle()
+                    break
                 seat = next_seats[seat]  # PASS-1, TURN-1
         self.open_ids, self.count, self.sniff, self.seat, self.drawn = open_ids, count, sniff, seat, drawn
 

@@ -25,8 +25,12 @@ move (a forced move is answered without a search); its playouts are
 round played out; the rate is the playouts of every real decision of
 seeded 4-player matches over those decisions' CPU time
 (:func:`time.process_time`), in one process on one core, the deals' sampling
-and each decision's setup included: a median over 20,000 a CPU-second in
-five rounds on this project's loaded machine (``--compare 5``).
+and each decision's setup included. ``python3 -m benchmarks.search_speed
+--compare 5`` on this project's 2-core machine, load average 1.0 to 1.6:
+47,963 to 52,749 playouts a CPU-second in the five rounds, median 50,407
+(the State-by-State reference 9,747). A figure load does not move:
+``python3 -m benchmarks.search_speed --instructions`` counts 187,305 machine
+instructions a playout under valgrind, sampling and setup included.
 
 >>> from sniff_rules import Rules, SplitMix64, new_match
 >>> from sniff_rules.play.events import Dealt
