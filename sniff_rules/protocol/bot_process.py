@@ -32,8 +32,17 @@ from sniff_rules.moves import Move
 from sniff_rules.play.driver import Policy
 from sniff_rules.play.registry import BotOffer, bot_policy
 from sniff_rules.play.view import SeatView
-from sniff_rules.protocol.messages import ANSWER, FRAMING, PROCESS, PROTOCOL, REQUEST_SECONDS, SHAPE, TIME
-from sniff_rules.protocol.process import Peer, PeerFailure
+from sniff_rules.protocol.messages import (
+    ANSWER,
+    FRAMING,
+    PROCESS,
+    PROTOCOL,
+    REQUEST_SECONDS,
+    SHAPE,
+    TIME,
+    RequestFailure,
+)
+from sniff_rules.protocol.process import Peer
 from sniff_rules.randomness import RandomSource
 
 COMMAND_PREFIX: Final = "cmd:"
@@ -53,20 +62,8 @@ def command_of(name: str) -> list[str]:
     return command
 
 
-class BotAnswerError(IllegalMoveError):
+class BotAnswerError(RequestFailure, IllegalMoveError):
     """A bot's answer that is no move among its options; ``request`` names the request (``choose #3``)."""
-
-    request: str
-
-    def __init__(self, rule: str, request: str, message: str) -> None:
-        super().__init__(rule, f"{request}: {message}")
-        self.request = request
-        self.detail = message
-
-    def __reduce__(self) -> tuple[type[BotAnswerError], tuple[str, str, str]]:
-        # Rebuilt from its own three arguments, so that it survives pickling: a worker process or a Ray task
-        # hands it back to the run whole, with its type and rule.
-        return type(self), (self.rule, self.request, self.detail)
 
 
 _PUBLIC_REASONS: Final = {
@@ -93,7 +90,7 @@ def failure_line(who: str, failure: SniffError, *, public: bool = False) -> str:
 No move was made for it."
     """
     if public:
-        request = failure.request if isinstance(failure, (PeerFailure, BotAnswerError)) else "choose"
+        request = failure.request if isinstance(failure, RequestFailure) else "choose"
         said = f"{request}: {_PUBLIC_REASONS.get(failure.rule, 'it broke the protocol')}"
     else:
         said = str(failure).removeprefix(f"{failure.rule}: ")

@@ -26,8 +26,9 @@ from typing import Final
 
 import sniff_rules
 from sniff_rules.errors import SniffError
-from sniff_rules.formats.notation import parse_move, parse_placement, parse_tile
+from sniff_rules.formats.notation import parse_move, parse_placement
 from sniff_rules.formats.state_json import (
+    order_from_data,
     round_result_to_data,
     rules_from_data,
     settlement_to_data,
@@ -80,8 +81,7 @@ def _new_match(request: Mapping[str, JsonValue]) -> JsonObject:
     if "order" in request:
         # Checked as CONV-3 orders a deal's refusals: every field's form (FORMAT-1, FORMAT-2), then the house
         # rules (SETUP-2..4), the opener (SETUP-2) and the order (SETUP-5), which new_match checks in that order.
-        items = json_array(request["order"], "order", TILE_COUNT)
-        order = tuple(parse_tile(json_str(item, f"order[{number}]")) for number, item in enumerate(items))
+        order = order_from_data(request["order"], "order")
         opener = json_int(_field(request, "opener"), "opener")
         rules = rules_from_data(_field(request, "rules"))
         return {"state": state_to_data(new_match(rules, order=order, opener=opener))}

@@ -58,6 +58,25 @@ class ProtocolError(SniffError):
     """A message or a peer that breaks the protocol; ``rule`` is a PROTO id of ``specs/protocol.md``."""
 
 
+class RequestFailure(SniffError):
+    """A peer's failure on one request, which ``request`` names (``new_match #3``, ``choose #4``).
+
+    The one base of a host's failures, so that each of them survives
+    pickling whole: a worker process or a Ray task hands it back to the run
+    with its type, rule, request and message.
+    """
+
+    request: str
+
+    def __init__(self, rule: str, request: str, message: str) -> None:
+        super().__init__(rule, f"{request}: {message}")
+        self.request = request
+        self.detail = message
+
+    def __reduce__(self) -> tuple[type[RequestFailure], tuple[str, str, str]]:
+        return type(self), (self.rule, self.request, self.detail)
+
+
 def encode(message: JsonObject) -> bytes:
     """``message`` as one line: compact JSON, UTF-8, ``\\n``-terminated; refused past :data:`MAX_LINE_BYTES`."""
     line = json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode() + b"\n"
