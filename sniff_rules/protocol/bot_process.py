@@ -38,11 +38,13 @@ from sniff_rules.protocol.messages import (
     PROCESS,
     PROTOCOL,
     REQUEST_SECONDS,
+    SERVED_PROTOCOLS,
     SHAPE,
     TIME,
+    VERSION,
     RequestFailure,
 )
-from sniff_rules.protocol.process import Peer
+from sniff_rules.protocol.process import Peer, PeerFailure
 from sniff_rules.randomness import RandomSource
 
 COMMAND_PREFIX: Final = "cmd:"
@@ -72,6 +74,7 @@ _PUBLIC_REASONS: Final = {
     TIME: "no answer within the time a request may take",
     ANSWER: "it answered another request",
     PROCESS: "its process ended or stopped reading",
+    VERSION: "it speaks a version of the protocol this host does not",
     "FORMAT-1": "it answered no move",
     "TURN-1": "it answered another seat's move",
     "PLACE-1": "it answered a move not among its options",
@@ -102,7 +105,15 @@ class ProcessBot:
 
     def __init__(self, command: list[str], timeout: float = REQUEST_SECONDS) -> None:
         self.peer = Peer(command, timeout=timeout)
-        self.peer.request({"type": "hello", "protocol": PROTOCOL})
+        spoken = self.peer.request({"type": "hello", "protocol": PROTOCOL}).get("protocol")
+        if spoken not in SERVED_PROTOCOLS:
+            # The bot role is the same in every version served, so a bot of version 1 is still seated.
+            self.peer.close()
+            raise PeerFailure(
+                VERSION,
+                "hello #0",
+                f"the bot speaks {spoken!r:.40}; a host seats a bot of {' or '.join(SERVED_PROTOCOLS)}",
+            )
 
     def __call__(self, view: SeatView, source: RandomSource) -> tuple[Move, RandomSource]:
         """The bot's move for ``view``, checked against its options; ``source`` is the host's, passed on untouched."""

@@ -44,12 +44,12 @@ from sniff_rules.moves import Move, Place, apply, legal_moves
 from sniff_rules.play.view import MoveOption, observe
 from sniff_rules.protocol.messages import (
     ENGINE_REQUESTS,
-    PROTOCOL,
     SHAPE,
     ProtocolError,
     error_answer,
     refusal_answer,
     request_id,
+    spoken_protocol,
 )
 from sniff_rules.rules import check_seat
 from sniff_rules.scoring import play_points, settle_round
@@ -74,7 +74,7 @@ def _state(request: Mapping[str, JsonValue]) -> State:
 
 
 def _hello(request: Mapping[str, JsonValue]) -> JsonObject:
-    return {"protocol": PROTOCOL, "rules": RULES_VERSION, "engine": ENGINE_NAME, "role": "engine"}
+    return {"protocol": spoken_protocol(request), "rules": RULES_VERSION, "engine": ENGINE_NAME, "role": "engine"}
 
 
 def _new_match(request: Mapping[str, JsonValue]) -> JsonObject:
@@ -119,7 +119,12 @@ def _apply(request: Mapping[str, JsonValue]) -> JsonObject:
 def _next_round(request: Mapping[str, JsonValue]) -> JsonObject:
     state = _state(request)
     try:
-        after = next_round(state)
+        # The supplied order and opener are read before any rule is asked (FORMAT-2, FORMAT-1), then
+        # next_round refuses as CONV-3 orders it: END-1 or MATCH-2, SETUP-2, OPEN-2, SETUP-5. Each is a
+        # refusal of this next round, the state being well formed, as a malformed move's text is for apply.
+        order = order_from_data(request["order"], "order") if "order" in request else None
+        opener = json_int(request["opener"], "opener") if "opener" in request else None
+        after = next_round(state, order=order, opener=opener)
     except SniffError as refusal:
         return refusal_answer(request_id(request), refusal)
     return {"state": state_to_data(after)}
