@@ -63,10 +63,15 @@ def test_every_request_and_answer_of_a_match_fits_the_schema() -> None:
     assert (None, PROTOCOL) == (answers[3].get("error"), answers[0]["protocol"])
 
 
-def between_rounds(target: int = 250) -> sniff_rules.State:
-    """Two players, a tile each: seat 0 leads [0|5] and plays out, the round over (the match too at target 5)."""
+def between_rounds() -> sniff_rules.State:
+    """Two players, a tile each, from seed 0: seat 0 leads its [3|4] and plays out; the source deals on."""
+    return sniff_rules.apply(sniff_rules.new_match(sniff_rules.Rules(2, 1, 250), 0), parse_move("0:[3|4]"))
+
+
+def match_won() -> sniff_rules.State:
+    """Two players, a tile each, target 5: seat 0 leads [0|5], scores 5 and wins the match."""
     order = (Tile(0, 5), Tile(1, 1), *(tile for tile in DOUBLE_SIX if tile not in (Tile(0, 5), Tile(1, 1))))
-    state = sniff_rules.new_match(sniff_rules.Rules(2, 1, target), order=order, opener=0)
+    state = sniff_rules.new_match(sniff_rules.Rules(2, 1, 5), order=order, opener=0)
     return sniff_rules.apply(state, parse_move("0:[0|5]"))
 
 
@@ -87,6 +92,7 @@ HOSTILE_NEXT_ROUNDS: Final[list[tuple[str, dict[str, Any], str]]] = [
     ("an opener other than the finisher", {"opener": 1}, "OPEN-2"),
     ("a bad opener and a bad order: the opener first", {"opener": 2, "order": WHOLE[:-1]}, "SETUP-2"),
     ("a malformed order before a bad opener", {"opener": 1, "order": [*WHOLE, WHOLE[0]]}, "FORMAT-2"),
+    ("the order's form before the opener's", {"opener": "0", "order": ["[7|7]", *WHOLE[1:]]}, "FORMAT-1"),
 ]
 """Next rounds asked for after seat 0 played out, each with an order or opener the rules refuse, and the rule."""
 
@@ -135,7 +141,7 @@ def test_an_order_or_opener_for_a_state_not_between_rounds_is_refused_after_its_
     """END-1, MATCH-2, FORMAT-2, CONV-3: while a round is played or once the match is won, a next round from a
     well-formed order or opener is refused END-1 or MATCH-2; a malformed order is refused by its form first."""
     playing = state_to_data(sniff_rules.new_match(sniff_rules.Rules.standard(2), 3))
-    won = state_to_data(between_rounds(target=5))
+    won = state_to_data(match_won())
     asked: list[Any] = [
         {"state": playing, "order": WHOLE, "opener": 0},
         {"state": playing, "opener": 7},
