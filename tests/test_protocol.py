@@ -13,17 +13,19 @@ import pytest
 
 import sniff_rules
 from sniff_rules.cli.commands import main
-from sniff_rules.formats.state_json import rules_to_data, state_to_data
+from sniff_rules.formats.notation import parse_move
+from sniff_rules.formats.state_json import rules_to_data, state_from_data, state_to_data
 from sniff_rules.formats.view_json import seat_view_to_data
 from sniff_rules.play.bots import greedy_bot, random_bot
 from sniff_rules.play.events import Dealt
 from sniff_rules.play.view import seat_view
 from sniff_rules.protocol.bot import choose
 from sniff_rules.protocol.engine import handle
-from sniff_rules.protocol.messages import MAX_LINE_BYTES, ProtocolError, decode, encode, read_request
+from sniff_rules.protocol.messages import MAX_LINE_BYTES, PROTOCOL, ProtocolError, decode, encode, read_request
 from sniff_rules.protocol.process import Peer
 from sniff_rules.protocol.serve import serve_engine
 from sniff_rules.randomness import SplitMix64
+from sniff_rules.tiles import DOUBLE_SIX, Tile
 
 ROOT: Final = Path(__file__).resolve().parent.parent
 SCHEMA: Final = json.loads((ROOT / "specs" / "protocol.schema.json").read_text())
@@ -39,9 +41,10 @@ def valid(message: object) -> bool:
 def test_every_request_and_answer_of_a_match_fits_the_schema() -> None:
     """PROTO-2, PROTO-4: the requests a host sends and the engine's answers are lines the schema describes."""
     rules = {"players": 3, "hand_size": 6, "target": 200}
-    requests: list[dict[str, object]] = [{"id": 0, "type": "hello", "protocol": "sniff-protocol/1"}]
+    requests: list[dict[str, object]] = [{"id": 0, "type": "hello", "protocol": PROTOCOL}]
     requests.append({"id": 1, "type": "new_match", "rules": rules, "seed": "18446744073709551615"})
     state = handle(requests[1])["state"]  # type: ignore[arg-type]
+    whole = [str(tile) for tile in DOUBLE_SIX]
     requests += [
         {"id": 2, "type": "legal_moves", "state": state},
         {"id": 3, "type": "apply", "state": state, "move": "0:draw"},
@@ -49,12 +52,192 @@ def test_every_request_and_answer_of_a_match_fits_the_schema() -> None:
         {"id": 5, "type": "score", "layout": ["[1|4]"]},
         {"id": 6, "type": "settle", "rules": rules, "hands": [["[1|2]"], [], ["[6|6]"]]},
         {"id": 7, "type": "next_round", "state": state},
-        {"id": 8, "type": "quit"},
+        {"id": 8, "type": "next_round", "state": state, "order": whole, "opener": 0},
+        {"id": 9, "type": "next_round", "state": state_to_data(between_rounds()), "order": whole, "opener": 0},
+        {"id": 10, "type": "quit"},
     ]
     answers: list[Any] = [handle(request) for request in requests]  # type: ignore[arg-type]
     expected = [True] * (2 * len(requests))
     assert expected == [valid(request) for request in requests] + [valid(answer) for answer in answers]
-    assert ["END-1", None] == [answers[7].get("refused", {}).get("rule"), answers[3].get("error")]
+    assert ["END-1", "END-1", None] == [answers[n].get("refused", {}).get("rule") for n in (7, 8, 9)]
+    assert (None, PROTOCOL) == (answers[3].get("error"), answers[0]["protocol"])
+
+
+def between_rounds() -> sniff_rules.State:
+    """Two players, a tile each, from seed 0: seat 0 leads its [3|4] and plays out; the source deals on."""
+    return sniff_rules.apply(sniff_rules.new_match(sniff_rules.Rules(2, 1, 250), 0), parse_move("0:[3|4]"))
+
+
+def match_won() -> sniff_rules.State:
+    """Two players, a tile each, target 5: seat 0 leads [0|5], scores 5 and wins the match."""
+    order = (Tile(0, 5), Tile(1, 1), *(tile for tile in DOUBLE_SIX if tile not in (Tile(0, 5), Tile(1, 1))))
+    state = sniff_rules.new_match(sniff_rules.Rules(2, 1, 5), order=order, opener=0)
+    return sniff_rules.apply(state, parse_move("0:[0|5]"))
+
+
+WHOLE: Final = [str(tile) for tile in DOUBLE_SIX]
+HOSTILE_NEXT_ROUNDS: Final[list[tuple[str, dict[str, Any], str]]] = [
+    ("a tile short", {"order": WHOLE[:-1]}, "SETUP-5"),
+    ("29 entries", {"order": [*WHOLE, WHOLE[0]]}, "FORMAT-2"),
+    ("a tile twice", {"order": [WHOLE[1], *WHOLE[1:]]}, "SETUP-5"),
+    ("an entry that is no tile", {"order": ["[7|7]", *WHOLE[1:]]}, "FORMAT-1"),
+    ("an entry that is no string", {"order": [0, *WHOLE[1:]]}, "FORMAT-2"),
+    ("an order that is no array", {"order": "[0|0]"}, "FORMAT-2"),
+    ("a null order", {"order": None}, "FORMAT-2"),
+    ("a seat the table does not have", {"opener": 2}, "SETUP-2"),
+    ("a negative seat", {"opener": -1}, "SETUP-2"),
+    ("a seat as text", {"opener": "0"}, "FORMAT-2"),
+    ("a seat as a boolean", {"opener": True}, "FORMAT-2"),
+    ("a seat as a fraction", {"opener": 1.5}, "FORMAT-2"),
+    ("an opener other than the finisher", {"opener": 1}, "OPEN-2"),
+    ("a bad opener and a bad order: the opener first", {"opener": 2, "order": WHOLE[:-1]}, "SETUP-2"),
+    ("a malformed order before a bad opener", {"opener": 1, "order": [*WHOLE, WHOLE[0]]}, "FORMAT-2"),
+    ("the order's form before the opener's", {"opener": "0", "order": ["[7|7]", *WHOLE[1:]]}, "FORMAT-1"),
+]
+"""Next rounds asked for after seat 0 played out, each with an order or opener the rules refuse, and the rule."""
+
+
+def test_a_next_round_is_dealt_from_a_supplied_order_and_opener() -> None:
+    """SETUP-5, OPEN-2: next_round with an order (and the finisher named) deals the library's round from that
+    order; after a block the seat named opens, no lot drawn."""
+    ended = between_rounds()
+    order = tuple(reversed(DOUBLE_SIX))
+    request: Any = {"id": 1, "type": "next_round", "state": state_to_data(ended), "order": [str(t) for t in order]}
+    dealt: Any = handle({**request, "opener": 0})["state"]
+    expected = sniff_rules.next_round(ended, order=order, opener=0)
+    assert (state_to_data(expected), [["[6|6]"], ["[5|6]"]]) == (dealt, dealt["hands"])
+    blocked = state_from_data(_blocked_state())
+    named: Any = handle({"id": 2, "type": "next_round", "state": _blocked_state(), "opener": 1})["state"]
+    assert (1, [], 1, True) == (
+        named["opener"],
+        named["lot"],
+        named["to_move"],
+        bool(sniff_rules.next_round(blocked).lot),
+    )
+    assert state_to_data(sniff_rules.next_round(blocked, opener=1)) == named
+
+
+def _blocked_state() -> Any:
+    """The start of randomness.json's next round "2 players, after a round blocked: a lot, then the shuffle"."""
+    entries = json.loads((ROOT / "specs" / "vectors" / "randomness.json").read_text())["next_rounds"]
+    named = "2 players, after a round blocked: a lot, then the shuffle"
+    return next(entry for entry in entries if entry["name"] == named)["start"]["state"]
+
+
+@pytest.mark.parametrize(("case", "fields", "rule"), HOSTILE_NEXT_ROUNDS, ids=[c for c, _, _ in HOSTILE_NEXT_ROUNDS])
+def test_a_malformed_or_refused_next_round_is_refused_citing_its_rule(
+    case: str, fields: dict[str, Any], rule: str
+) -> None:
+    """FORMAT-1, FORMAT-2, SETUP-2, SETUP-5, OPEN-2, CONV-3: each bad order or opener is refused by its rule,
+    answered refused (never an error), and the request it came in is left as it was."""
+    request: Any = {"id": 3, "type": "next_round", "state": state_to_data(between_rounds()), **fields}
+    sent = json.dumps(request)
+    answer: Any = handle(request)
+    assert (["id", "refused"], rule, sent) == (sorted(answer), answer["refused"]["rule"], json.dumps(request))
+    assert valid(answer)
+
+
+def test_an_order_or_opener_for_a_state_not_between_rounds_is_refused_after_its_form() -> None:
+    """END-1, MATCH-2, FORMAT-2, CONV-3: while a round is played or once the match is won, a next round from a
+    well-formed order or opener is refused END-1 or MATCH-2; a malformed order is refused by its form first."""
+    playing = state_to_data(sniff_rules.new_match(sniff_rules.Rules.standard(2), 3))
+    won = state_to_data(match_won())
+    asked: list[Any] = [
+        {"state": playing, "order": WHOLE, "opener": 0},
+        {"state": playing, "opener": 7},
+        {"state": won, "order": WHOLE},
+        {"state": won, "opener": 0},
+        {"state": playing, "order": [*WHOLE, WHOLE[0]]},
+        {"state": won, "opener": "0"},
+    ]
+    answers: list[Any] = [handle({"id": n, "type": "next_round", **fields}) for n, fields in enumerate(asked)]
+    expected = ["END-1", "END-1", "MATCH-2", "MATCH-2", "FORMAT-2", "FORMAT-2"]
+    assert expected == [answer["refused"]["rule"] for answer in answers]
+
+
+def test_the_served_engine_refuses_each_hostile_next_round_and_reads_on() -> None:
+    """PROTO-2, CONV-3: over stdin and stdout, every hostile next round is answered with its rule, none stops
+    the server, and the next request after them all is answered."""
+    state = state_to_data(between_rounds())
+    lines = [
+        encode({"id": n, "type": "next_round", "state": state, **fields})
+        for n, (_, fields, _) in enumerate(HOSTILE_NEXT_ROUNDS)
+    ]
+    write = io.BytesIO()
+    serve_engine(io.BytesIO(b"".join([*lines, encode({"id": 99, "type": "quit"})])), write)
+    answers: list[Any] = [decode(line) for line in write.getvalue().splitlines()]
+    expected = [(n, rule) for n, (_, _, rule) in enumerate(HOSTILE_NEXT_ROUNDS)] + [(99, None)]
+    assert expected == [(answer["id"], answer.get("refused", {}).get("rule")) for answer in answers]
+
+
+def test_hello_is_answered_in_the_version_it_names_if_served() -> None:
+    """PROTO-6: the engine and the bots answer a hello of sniff-protocol/2 or /1 in that version; a hello naming
+    another version, or none, is an error citing PROTO-6 that names the versions served."""
+    from sniff_rules.protocol.bot import handle_bot
+
+    asked: list[Any] = [
+        {"protocol": "sniff-protocol/2"},
+        {"protocol": "sniff-protocol/1"},
+        {"protocol": "sniff-protocol/3"},
+        {},
+    ]
+    engine: list[Any] = [handle({"id": n, "type": "hello", **fields}) for n, fields in enumerate(asked)]
+    bot: list[Any] = [
+        handle_bot({"id": n, "type": "hello", **fields}, "greedy", SplitMix64(1))[0] for n, fields in enumerate(asked)
+    ]
+    for answers in (engine, bot):
+        said = [answer.get("protocol", answer.get("error", {}).get("rule")) for answer in answers]
+        assert ["sniff-protocol/2", "sniff-protocol/1", "PROTO-6", "PROTO-6"] == said
+        assert "sniff-protocol/2 and sniff-protocol/1" in answers[2]["error"]["message"]
+
+
+def test_check_engine_tells_an_engine_of_version_1_it_is_too_old(capsys: pytest.CaptureFixture[str]) -> None:
+    """PROTO-6: an engine answering hello as sniff-protocol/1 fails the check at once with status 2, by rule id."""
+    status, out = check(["--", *FAULTY, "speaks-version-1"], capsys)
+    assert (2, 1) == (status, out.count("FAIL")), out
+    assert "FAIL protocol: PROTO-6: hello: the engine speaks sniff-protocol/1, which is too old" in out
+
+
+def test_a_host_seats_a_bot_of_version_1_and_ends_one_of_another(tmp_path: Path) -> None:
+    """PROTO-6: the bot role is the same in both versions: a bot answering sniff-protocol/1 is seated; one
+    answering another version is ended, its process reaped, with PROTO-6."""
+    from sniff_rules.protocol.bot_process import ProcessBot
+    from sniff_rules.protocol.process import PeerFailure
+
+    def bot(version: str) -> list[str]:
+        script = tmp_path / f"bot-{version.replace('/', '-')}.py"
+        script.write_text(
+            "import json, sys\n"
+            "for line in sys.stdin:\n"
+            "    r = json.loads(line)\n"
+            f"    print(json.dumps({{'id': r['id'], 'protocol': {version!r}, 'role': 'bot'}}), flush=True)\n"
+        )
+        return [sys.executable, str(script)]
+
+    with ProcessBot(bot("sniff-protocol/1"), timeout=120) as old:
+        assert old.peer.returncode is None
+    with pytest.raises(PeerFailure) as refused:
+        ProcessBot(bot("sniff-protocol/7"), timeout=120)
+    assert ("PROTO-6", "hello #0") == (refused.value.rule, refused.value.request)
+
+
+def test_a_host_s_failures_survive_pickling_whole() -> None:
+    """PROTO-3, TURN-1: a PeerFailure and a BotAnswerError, pickled and read back, keep their type, rule,
+    request and message, as a worker process or a Ray task hands them back."""
+    import pickle
+
+    from sniff_rules.protocol.bot_process import BotAnswerError
+    from sniff_rules.protocol.process import PeerFailure
+
+    failures = [PeerFailure("PROTO-3", "choose #2", "no answer within 1 s"), BotAnswerError("TURN-1", "choose #4", "x")]
+    for failure in failures:
+        again = pickle.loads(pickle.dumps(failure))
+        assert (type(failure), failure.rule, failure.request, str(failure)) == (
+            type(again),
+            again.rule,
+            again.request,
+            str(again),
+        )
 
 
 def test_the_engine_answers_as_the_library_plays() -> None:
@@ -134,7 +317,7 @@ def test_sniff_rules_bot_serves_every_bot_of_the_registry_and_refuses_others(
     state = sniff_rules.new_match(sniff_rules.Rules.standard(2), 8)
     view = seat_view(state, state.to_move, [Dealt.of(state)])
     with Peer(command) as peer:
-        hello = peer.request({"type": "hello", "protocol": "sniff-protocol/1"})
+        hello = peer.request({"type": "hello", "protocol": PROTOCOL})
         answer = peer.request({"type": "choose", "view": seat_view_to_data(view)})
     assert ("search:2", True) == (hello["bot"], answer["move"] in [str(move) for move in view.legal_moves])
 
@@ -175,11 +358,13 @@ BROKEN: Final = [
     ("plays-on-after-the-win", "must be refused"),
     ("deals-by-the-clock", "SETUP-5"),
     ("cites-end-1-after-the-win", "citing 'END-1', where the library cites MATCH-2"),
-    ("counts-covered-doubles", "POINTS-2"),
+    ("counts-covered-doubles", "POINTS-2|SETTLE-2"),
     ("fifth-points", "SETTLE-4"),
     ("lists-a-tile-once", "legal moves lack"),
     ("rounds-three-down", "SETTLE-1"),
     ("rounds-partners-together", "SETTLE-2"),
+    ("ignores-the-order", "next_round with"),
+    ("ignores-the-opener", "next_round with"),
 ]
 """Each broken adapter of tests/test_stateful.py and each broken copy of tests/crosshair_broken that the
 protocol can carry, by its fault in tests/protocol/engine_with.py, and what its verdict names (one of the
@@ -251,7 +436,7 @@ def test_a_hostile_engine_is_always_reaped(fault: str) -> None:
     # The hello, answered while the process starts, gets a margin a busy machine cannot use up; the
     # faulty request then gets a short timeout, which only the planted hang reaches.
     peer = Peer([*FAULTY, fault], timeout=120.0)
-    peer.request({"type": "hello", "protocol": "sniff-protocol/1"})
+    peer.request({"type": "hello", "protocol": PROTOCOL})
     peer.timeout = 5.0 if fault in ("hang", "flood-stderr") else 120.0
     rules: Any = {"players": 2, "hand_size": 7, "target": 150}
     with pytest.raises(ProtocolError) as first:
@@ -311,10 +496,12 @@ def test_every_vector_kind_the_protocol_expresses_agrees_through_sniff_rules_eng
     [
         ("settles-five-more", "vectors/settlement.json: hands:"),
         ("refuses-spaced-moves", "vectors/limits.json: cases: spaces around every part"),
+        ("ignores-the-order", "vectors/refusals.json: cases: after a block, an order of 29 entries"),
     ],
 )
 def test_a_fault_no_recorded_match_shows_is_caught_by_the_vector_kinds(fault: str, caught: str) -> None:
-    """SETTLE-2, FORMAT-1: a settlement off by 5 and a reader refusing the spaces FORMAT-1 allows fail vectors."""
+    """SETTLE-2, FORMAT-1, SETUP-5: a settlement off by 5, a reader refusing the spaces FORMAT-1 allows and a next
+    round that ignores its supplied order each fail the vectors of one file."""
     failed = [name for name, failure, _ in _vector_kinds([*FAULTY, fault]) if failure is not None]
     assert (True, True) == (bool(failed), all(name.startswith(caught.split(":")[0]) for name in failed)), failed
     assert any(name.startswith(caught) for name in failed), failed
@@ -326,5 +513,5 @@ def test_protocol_md_names_every_vector_file_out_of_the_protocol_s_scope() -> No
 
     text = (ROOT / "specs" / "protocol.md").read_text(encoding="utf-8")
     counts = out_of_scope()
-    assert {"geometry.json", "tally.json", "randomness.json", "limits.json", "refusals.json"} == set(counts)
+    assert {"geometry.json", "tally.json", "randomness.json", "limits.json"} == set(counts)
     assert [] == [name for name in counts if f"`{name}`" not in text]

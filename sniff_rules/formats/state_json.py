@@ -96,10 +96,19 @@ def tiles_to_data(tiles: Sequence[Tile]) -> list[JsonValue]:
     return [str(tile) for tile in tiles]
 
 
+def order_from_data(value: JsonValue, what: str) -> tuple[Tile, ...]:
+    """A supplied deal order: an array of at most 28 entries (FORMAT-2), each a tile (FORMAT-1).
+
+    Whether it holds the 28 tiles once each is for the deal to say (SETUP-5), as CONV-3 orders a deal's
+    refusals: every field's form before any rule.
+    """
+    items = json_array(value, what, TILE_COUNT)
+    return tuple(parse_tile(json_str(item, f"{what}[{index}]")) for index, item in enumerate(items))
+
+
 def tiles_from_data(value: JsonValue, what: str) -> tuple[Tile, ...]:
     """An array of at most 28 distinct tiles (FORMAT-2, FORMAT-1; SETUP-1 for a tile twice)."""
-    items = json_array(value, what, TILE_COUNT)
-    tiles = tuple(parse_tile(json_str(item, f"{what}[{index}]")) for index, item in enumerate(items))
+    tiles = order_from_data(value, what)
     if len(set(tiles)) != len(tiles):
         # Entries, not tiles: a hand's or the boneyard's tiles are secrets a refusal must not show.
         first = next(index for index, tile in enumerate(tiles) if tiles.index(tile) != index)

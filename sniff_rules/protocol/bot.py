@@ -28,7 +28,7 @@ from sniff_rules.formats.notation import parse_tile
 from sniff_rules.formats.strict_json import JsonObject, JsonValue, json_array, json_int, json_object, json_str
 from sniff_rules.formats.view_json import seat_view_from_data
 from sniff_rules.play.registry import BOT_GRAMMAR, BOT_NAMES, bot_policy, parse_bot
-from sniff_rules.protocol.messages import BOT_REQUESTS, PROTOCOL, SHAPE, ProtocolError, error_answer, request_id
+from sniff_rules.protocol.messages import BOT_REQUESTS, SHAPE, ProtocolError, error_answer, request_id, spoken_protocol
 from sniff_rules.randomness import RandomSource, SplitMix64, draw_below
 
 PROTOCOL_BOTS: Final = BOT_NAMES
@@ -78,7 +78,11 @@ def handle_bot(request: JsonObject, bot: str, source: RandomSource) -> tuple[Jso
     if kind == "quit":
         return {"id": number, "bye": True}, source
     if kind == "hello":
-        return {"id": number, "protocol": PROTOCOL, "role": "bot", "bot": bot}, source
+        try:
+            spoken = spoken_protocol(request)
+        except SniffError as refusal:
+            return error_answer(number, refusal), source
+        return {"id": number, "protocol": spoken, "role": "bot", "bot": bot}, source
     if kind != "choose":
         error = ProtocolError(SHAPE, f"a bot answers {', '.join(BOT_REQUESTS)}; not {kind!r:.40}")
         return error_answer(number, error), source

@@ -32,7 +32,18 @@ from sniff_rules.moves import Move
 from sniff_rules.play.driver import Policy
 from sniff_rules.play.registry import BotOffer, bot_policy
 from sniff_rules.play.view import SeatView
-from sniff_rules.protocol.messages import ANSWER, FRAMING, PROCESS, PROTOCOL, REQUEST_SECONDS, SHAPE, TIME
+from sniff_rules.protocol.messages import (
+    ANSWER,
+    FRAMING,
+    PROCESS,
+    PROTOCOL,
+    REQUEST_SECONDS,
+    SERVED_PROTOCOLS,
+    SHAPE,
+    TIME,
+    VERSION,
+    RequestFailure,
+)
 from sniff_rules.protocol.process import Peer, PeerFailure
 from sniff_rules.randomness import RandomSource
 
@@ -53,20 +64,8 @@ def command_of(name: str) -> list[str]:
     return command
 
 
-class BotAnswerError(IllegalMoveError):
+class BotAnswerError(RequestFailure, IllegalMoveError):
     """A bot's answer that is no move among its options; ``request`` names the request (``choose #3``)."""
-
-    request: str
-
-    def __init__(self, rule: str, request: str, message: str) -> None:
-        super().__init__(rule, f"{request}: {message}")
-        self.request = request
-        self.detail = message
-
-    def __reduce__(self) -> tuple[type[BotAnswerError], tuple[str, str, str]]:
-        # Rebuilt from its own three arguments, so that it survives pickling: a worker process or a Ray task
-        # hands it back to the run whole, with its type and rule.
-        return type(self), (self.rule, self.request, self.detail)
 
 
 _PUBLIC_REASONS: Final = {
@@ -75,6 +74,7 @@ _PUBLIC_REASONS: Final = {
     TIME: "no answer within the time a request may take",
     ANSWER: "it answered another request",
     PROCESS: "its process ended or stopped reading",
+    VERSION: "it speaks a version of the protocol this host does not",
     "FORMAT-1": "it answered no move",
     "TURN-1": "it answered another seat's move",
     "PLACE-1": "it answered a move not among its options",
@@ -93,7 +93,7 @@ def failure_line(who: str, failure: SniffError, *, public: bool = False) -> str:
 No move was made for it."
     """
     if public:
-        request = failure.request if isinstance(failure, (PeerFailure, BotAnswerError)) else "choose"
+        request = failure.request if isinstance(failure, RequestFailure) else "choose"
         said = f"{request}: {_PUBLIC_REASONS.get(failure.rule, 'it broke the protocol')}"
     else:
         said = str(failure).removeprefix(f"{failure.rule}: ")
@@ -105,7 +105,15 @@ class ProcessBot:
 
     def __init__(self, command: list[str], timeout: float = REQUEST_SECONDS) -> None:
         self.peer = Peer(command, timeout=timeout)
-        self.peer.request({"type": "hello", "protocol": PROTOCOL})
+        spoken = self.peer.request({"type": "hello", "protocol": PROTOCOL}).get("protocol")
+        if spoken not in SERVED_PROTOCOLS:
+            # The bot role is the same in every version served, so a bot of version 1 is still seated.
+            self.peer.close()
+            raise PeerFailure(
+                VERSION,
+                "hello #0",
+                f"the bot speaks {spoken!r:.40}; a host seats a bot of {' or '.join(SERVED_PROTOCOLS)}",
+            )
 
     def __call__(self, view: SeatView, source: RandomSource) -> tuple[Move, RandomSource]:
         """The bot's move for ``view``, checked against its options; ``source`` is the host's, passed on untouched."""

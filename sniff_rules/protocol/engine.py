@@ -26,8 +26,9 @@ from typing import Final
 
 import sniff_rules
 from sniff_rules.errors import SniffError
-from sniff_rules.formats.notation import parse_move, parse_placement, parse_tile
+from sniff_rules.formats.notation import parse_move, parse_placement
 from sniff_rules.formats.state_json import (
+    order_from_data,
     round_result_to_data,
     rules_from_data,
     settlement_to_data,
@@ -43,12 +44,12 @@ from sniff_rules.moves import Move, Place, apply, legal_moves
 from sniff_rules.play.view import MoveOption, observe
 from sniff_rules.protocol.messages import (
     ENGINE_REQUESTS,
-    PROTOCOL,
     SHAPE,
     ProtocolError,
     error_answer,
     refusal_answer,
     request_id,
+    spoken_protocol,
 )
 from sniff_rules.rules import check_seat
 from sniff_rules.scoring import play_points, settle_round
@@ -73,15 +74,14 @@ def _state(request: Mapping[str, JsonValue]) -> State:
 
 
 def _hello(request: Mapping[str, JsonValue]) -> JsonObject:
-    return {"protocol": PROTOCOL, "rules": RULES_VERSION, "engine": ENGINE_NAME, "role": "engine"}
+    return {"protocol": spoken_protocol(request), "rules": RULES_VERSION, "engine": ENGINE_NAME, "role": "engine"}
 
 
 def _new_match(request: Mapping[str, JsonValue]) -> JsonObject:
     if "order" in request:
         # Checked as CONV-3 orders a deal's refusals: every field's form (FORMAT-1, FORMAT-2), then the house
         # rules (SETUP-2..4), the opener (SETUP-2) and the order (SETUP-5), which new_match checks in that order.
-        items = json_array(request["order"], "order", TILE_COUNT)
-        order = tuple(parse_tile(json_str(item, f"order[{number}]")) for number, item in enumerate(items))
+        order = order_from_data(request["order"], "order")
         opener = json_int(_field(request, "opener"), "opener")
         rules = rules_from_data(_field(request, "rules"))
         return {"state": state_to_data(new_match(rules, order=order, opener=opener))}
@@ -119,7 +119,12 @@ def _apply(request: Mapping[str, JsonValue]) -> JsonObject:
 def _next_round(request: Mapping[str, JsonValue]) -> JsonObject:
     state = _state(request)
     try:
-        after = next_round(state)
+        # The supplied order and opener are read before any rule is asked (FORMAT-2, FORMAT-1), then
+        # next_round refuses as CONV-3 orders it: END-1 or MATCH-2, SETUP-2, OPEN-2, SETUP-5. Each is a
+        # refusal of this next round, the state being well formed, as a malformed move's text is for apply.
+        order = order_from_data(request["order"], "order") if "order" in request else None
+        opener = json_int(request["opener"], "opener") if "opener" in request else None
+        after = next_round(state, order=order, opener=opener)
     except SniffError as refusal:
         return refusal_answer(request_id(request), refusal)
     return {"state": state_to_data(after)}

@@ -9,7 +9,7 @@ carrying its protocol id, which ``specs/protocol.md`` defines.
 
 >>> line = encode({"id": 1, "type": "hello", "protocol": PROTOCOL})
 >>> line
-b'{"id":1,"type":"hello","protocol":"sniff-protocol/1"}\\n'
+b'{"id":1,"type":"hello","protocol":"sniff-protocol/2"}\\n'
 >>> read_request(line)["type"]
 'hello'
 >>> try:
@@ -28,8 +28,17 @@ from typing import Final
 from sniff_rules.errors import SniffError
 from sniff_rules.formats.strict_json import JsonObject, JsonValue, load_json
 
-PROTOCOL: Final = "sniff-protocol/1"
-"""The protocol's version tag, sent in ``hello``; an incompatible change gets a new number."""
+PROTOCOL: Final = "sniff-protocol/2"
+"""The protocol's version tag, sent in ``hello``; every change to a request or an answer gets a new number."""
+
+FIRST_PROTOCOL: Final = "sniff-protocol/1"
+"""The version before: ``next_round`` carried a state alone (PROTO-6). Every request of it is a request of
+version 2, which adds only ``next_round``'s ``order`` and ``opener``, so a process of version 2 still serves
+a host that speaks 1."""
+
+SERVED_PROTOCOLS: Final = (PROTOCOL, FIRST_PROTOCOL)
+"""The versions this library serves (PROTO-6): its engine and bots answer a ``hello`` naming either, and a
+host seats a bot that answers either, the bot role being the same in both."""
 
 MAX_LINE_BYTES: Final = 1 << 20
 """The longest line either side may send, its newline included (PROTO-1): a state is about 1 KB, a seat
@@ -52,10 +61,50 @@ SHAPE: Final = "PROTO-2"
 TIME: Final = "PROTO-3"
 ANSWER: Final = "PROTO-4"
 PROCESS: Final = "PROTO-5"
+VERSION: Final = "PROTO-6"
 
 
 class ProtocolError(SniffError):
     """A message or a peer that breaks the protocol; ``rule`` is a PROTO id of ``specs/protocol.md``."""
+
+
+class RequestFailure(SniffError):
+    """A peer's failure on one request, which ``request`` names (``new_match #3``, ``choose #4``).
+
+    The one base of a host's failures, so that each of them survives
+    pickling whole: a worker process or a Ray task hands it back to the run
+    with its type, rule, request and message.
+    """
+
+    request: str
+
+    def __init__(self, rule: str, request: str, message: str) -> None:
+        super().__init__(rule, f"{request}: {message}")
+        self.request = request
+        self.detail = message
+
+    def __reduce__(self) -> tuple[type[RequestFailure], tuple[str, str, str]]:
+        return type(self), (self.rule, self.request, self.detail)
+
+
+def spoken_protocol(request: Mapping[str, JsonValue]) -> str:
+    """The version a ``hello`` is answered in: the one it names, if this library serves it (PROTO-6).
+
+    >>> spoken_protocol({"id": 0, "type": "hello", "protocol": "sniff-protocol/1"})
+    'sniff-protocol/1'
+    >>> spoken_protocol({"id": 0, "type": "hello", "protocol": "sniff-protocol/9"})
+    Traceback (most recent call last):
+    ...
+    sniff_rules.protocol.messages.ProtocolError: PROTO-6: this process speaks sniff-protocol/2 and \
+sniff-protocol/1; the hello names 'sniff-protocol/9'
+    """
+    named = request.get("protocol")
+    if named not in SERVED_PROTOCOLS:
+        raise ProtocolError(
+            VERSION, f"this process speaks {' and '.join(SERVED_PROTOCOLS)}; the hello names {named!r:.40}"
+        )
+    assert isinstance(named, str)
+    return named
 
 
 def encode(message: JsonObject) -> bytes:

@@ -33,6 +33,7 @@ from sniff_rules.protocol.messages import (
     REQUEST_SECONDS,
     TIME,
     ProtocolError,
+    RequestFailure,
     decode,
     encode,
 )
@@ -43,20 +44,8 @@ STDERR_KEPT: Final = 4096
 _CHUNK: Final = 1 << 16
 
 
-class PeerFailure(ProtocolError):
+class PeerFailure(RequestFailure, ProtocolError):
     """A peer broke the protocol on a request; ``request`` names it (``new_match #3``)."""
-
-    request: str
-
-    def __init__(self, rule: str, request: str, message: str) -> None:
-        super().__init__(rule, f"{request}: {message}")
-        self.request = request
-        self.detail = message
-
-    def __reduce__(self) -> tuple[type[PeerFailure], tuple[str, str, str]]:
-        # Rebuilt from its own three arguments, so that it survives pickling: a worker process or a Ray task
-        # hands it back to the run whole, with its type and rule.
-        return type(self), (self.rule, self.request, self.detail)
 
 
 class Peer:

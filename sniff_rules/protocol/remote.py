@@ -19,7 +19,7 @@ from sniff_rules.formats.notation import parse_move
 from sniff_rules.formats.state_json import rules_to_data, state_from_data, state_to_data, tiles_to_data
 from sniff_rules.formats.strict_json import JsonObject, JsonValue, json_array, json_object, json_str
 from sniff_rules.moves import Move
-from sniff_rules.protocol.messages import ANSWER, PROTOCOL
+from sniff_rules.protocol.messages import ANSWER, FIRST_PROTOCOL, PROTOCOL, VERSION
 from sniff_rules.protocol.process import PeerFailure
 from sniff_rules.rules import Rules, Seat
 from sniff_rules.state import State
@@ -73,10 +73,23 @@ class RemoteEngine:
             raise PeerFailure(ANSWER, f"{message['type']}", f"the state answered is refused: {err}") from None
 
     def hello(self) -> JsonObject:
-        """The engine's ``hello``: its protocol must be :data:`~sniff_rules.protocol.messages.PROTOCOL`."""
+        """The engine's ``hello``: its protocol must be :data:`~sniff_rules.protocol.messages.PROTOCOL` (PROTO-6).
+
+        An engine of version 1 cannot deal a next round from a supplied order
+        or opener, which the vectors and the differential ask for: it is told
+        so by PROTO-6, not half checked.
+        """
         answer = self._ask({"type": "hello", "protocol": PROTOCOL})
-        if answer.get("protocol") != PROTOCOL:
-            raise PeerFailure(ANSWER, "hello", f"the engine speaks {answer.get('protocol')!r:.40}, not {PROTOCOL!r}")
+        spoken = answer.get("protocol")
+        if spoken == FIRST_PROTOCOL:
+            raise PeerFailure(
+                VERSION,
+                "hello",
+                f"the engine speaks {FIRST_PROTOCOL}, which is too old: this host checks {PROTOCOL}, whose"
+                " next_round may carry an order and an opener (specs/protocol.md)",
+            )
+        if spoken != PROTOCOL:
+            raise PeerFailure(VERSION, "hello", f"the engine speaks {spoken!r:.40}; this host checks {PROTOCOL}")
         return answer
 
     def new_match(
@@ -111,6 +124,16 @@ class RemoteEngine:
         """The state after the move written ``text`` (which may be malformed), or the refusal."""
         return self._state({"type": "apply", "state": state_to_data(state), "move": text})
 
-    def next_round(self, state: State) -> State:
-        """The next deal after a settled round, or the refusal."""
-        return self._state({"type": "next_round", "state": state_to_data(state)})
+    def next_round(self, state: State, *, order: tuple[Tile, ...] | None = None, opener: Seat | None = None) -> State:
+        """The next deal after a settled round, from ``order`` and ``opener`` when given; or the refusal."""
+        fields: JsonObject = {}
+        if order is not None:
+            fields["order"] = tiles_to_data(order)
+        if opener is not None:
+            fields["opener"] = opener
+        return self.next_round_with(state, fields)
+
+    def next_round_with(self, state: State, fields: JsonObject) -> State:
+        """The next deal after ``state`` with ``fields`` (``order``, ``opener``) as written, which may be
+        malformed; or the refusal, with its rule."""
+        return self._state({"type": "next_round", "state": state_to_data(state), **fields})

@@ -9,8 +9,10 @@ then runs :class:`EngineMachine`, the :class:`~sniff_rules.verify.machine.SniffM
 whose adapter is the engine, with the library as the oracle: random
 matches at 2, 3 and 4 players and house rules, illegal and malformed
 moves (a refusal must cite the library's rule), deals from seeds and from
-supplied orders. Hypothesis shrinks a disagreement; the requests of the
-shrunk example are written as a replay file (:func:`replay`).
+supplied orders, and next rounds from supplied orders and openers
+(:func:`next_round_fields`), well formed or not, in every phase.
+Hypothesis shrinks a disagreement; the requests of the shrunk example are
+written as a replay file (:func:`replay`).
 """
 
 from __future__ import annotations
@@ -29,22 +31,23 @@ from hypothesis import (
     stateful,
     strategies as st,
 )
-from hypothesis.stateful import rule
+from hypothesis.stateful import precondition, rule
 from hypothesis.strategies import DataObject
 
 import sniff_rules
 from sniff_rules.errors import SniffError
 from sniff_rules.formats.notation import parse_move
-from sniff_rules.formats.state_json import rules_from_data
-from sniff_rules.formats.strict_json import JsonObject, JsonValue, json_field, json_int, json_str
+from sniff_rules.formats.state_json import rules_from_data, state_from_data, state_to_data, tiles_to_data
+from sniff_rules.formats.strict_json import JsonObject, JsonValue, json_field, json_int, json_object, json_str
 from sniff_rules.moves import Move
 from sniff_rules.protocol.engine import handle
 from sniff_rules.protocol.messages import decode, encode
 from sniff_rules.protocol.process import Peer, PeerFailure
 from sniff_rules.protocol.remote import RemoteEngine
 from sniff_rules.rules import Rules
-from sniff_rules.state import State
-from sniff_rules.tiles import DOUBLE_SIX
+from sniff_rules.state import Phase, State
+from sniff_rules.tiles import DOUBLE_SIX, TILE_COUNT
+from sniff_rules.verify.adapter_checks import changed_fields
 from sniff_rules.verify.machine import InvariantViolation, SniffMachine
 from sniff_rules.verify.vectors.conformance import shipped_vectors
 from sniff_rules.verify.vectors.files import read_vector_file, vector_paths
@@ -71,6 +74,40 @@ REPLAY_FORMAT: Final = "sniff-rules/engine-replay@1"
 
 MALFORMED_MOVES: Final = ("", "0:", "9:draw", "0:[7|7]", "0:[1|2]@nowhere", "draw", "0:pass!", "0:[2|1]")
 """Move texts no engine may accept: each must be refused citing the rule the library cites."""
+
+NO_TILE_TEXTS: Final = ("[7|7]", "", "[1|2", "draw", "[0|0]>[0|1].low")
+"""Entries of a supplied order that are no tile (FORMAT-1)."""
+
+NEITHER_ORDER_NOR_SEAT: Final[tuple[JsonValue, ...]] = (None, True, "0", 1.5, [], {}, 2**53 - 1)
+"""JSON values that are no order and, but the last (a seat no table has, SETUP-2), no seat (FORMAT-2)."""
+
+
+def _spoiled_orders(order: list[JsonValue]) -> st.SearchStrategy[list[JsonValue]]:
+    """``order`` (the 28 tiles as text) spoiled one way: each refused by its rule, as CONV-3 orders them."""
+    entry = st.integers(0, TILE_COUNT - 1)
+    return st.one_of(
+        st.just(order[:-1]),  # a tile short: SETUP-5
+        st.just([*order, order[0]]),  # 29 entries: FORMAT-2
+        entry.map(lambda i: [*order[:i], order[(i + 1) % TILE_COUNT], *order[i + 1 :]]),  # a tile twice: SETUP-5
+        st.tuples(entry, st.sampled_from(NO_TILE_TEXTS)).map(
+            lambda spot: [*order[: spot[0]], spot[1], *order[spot[0] + 1 :]]  # an entry no tile: FORMAT-1
+        ),
+        entry.map(lambda i: [*order[:i], i, *order[i + 1 :]]),  # an entry no string: FORMAT-2
+    )
+
+
+def next_round_fields(players: int) -> st.SearchStrategy[JsonObject]:
+    """The ``order`` and ``opener`` a host may send with ``next_round``, each present or not, well formed or not.
+
+    An order is the 28 tiles in any order, or one spoiled (a tile short or
+    twice, 29 entries, an entry that is no tile or no string), or a value
+    that is no order; an opener a seat of the table, a seat it does not
+    have, or a value that is no seat.
+    """
+    whole = st.permutations(DOUBLE_SIX).map(lambda tiles: tiles_to_data(tiles))
+    orders = st.one_of(whole, whole.flatmap(_spoiled_orders), st.sampled_from(NEITHER_ORDER_NOR_SEAT))
+    openers = st.one_of(st.integers(0, players - 1), st.integers(-2, 5), st.sampled_from(NEITHER_ORDER_NOR_SEAT))
+    return st.fixed_dictionaries({}, optional={"order": orders, "opener": openers})
 
 
 @attrs.frozen
@@ -132,6 +169,42 @@ class EngineMachine(SniffMachine):
         expected = sniff_rules.new_match(rules, order=order, opener=opener)
         if self._remote().new_match(rules, order=order, opener=opener) != expected:
             self.fail("reference", f"the deal from order {order!r} and opener {opener} differs from the library's")
+
+    @precondition(lambda self: self.state.phase is Phase.ROUND_OVER)
+    @rule(data=st.data())
+    def deal_next_round_from_order(self, data: DataObject) -> None:
+        """Deal the next round from a supplied order, opener or both (SETUP-5, OPEN-2): the engine's deal is the
+        library's, or both refuse it citing one rule."""
+        self._next_round_with(data.draw(next_round_fields(self.state.rules.players), label="next round"))
+
+    @rule(data=st.data())
+    def attempt_next_round_with_fields(self, data: DataObject) -> None:
+        """Ask for a next round with an order or opener, well formed or not, whatever the phase (CONV-3): the
+        engine refuses it citing the library's rule, or deals the library's deal."""
+        self._next_round_with(data.draw(next_round_fields(self.state.rules.players), label="next round"))
+
+    def _next_round_with(self, fields: JsonObject) -> None:
+        state = self.state
+        expected = handle({"id": 0, "type": "next_round", "state": state_to_data(state), **fields})
+        shown = json.dumps(fields)[:200]
+        refused = expected.get("refused")
+        wanted = json_str(json_object(refused, "refused").get("rule"), "rule") if refused is not None else None
+        try:
+            dealt = self._remote().next_round_with(state, fields)
+        except PeerFailure:
+            raise
+        except SniffError as refusal:
+            if refusal.rule != wanted:
+                said = f"refuses it citing {wanted}" if wanted else "deals it"
+                self.fail(
+                    "refusal-rule", f"next_round with {shown} is refused citing {refusal.rule!r}; the library {said}"
+                )
+            return
+        if wanted is not None:
+            self.fail("refusal-rule", f"next_round with {shown} is dealt; the library refuses it citing {wanted}")
+        library = state_from_data(expected["state"])
+        if dealt != library:
+            self.fail("reference", f"next_round with {shown} deals other {', '.join(changed_fields(library, dealt))}")
 
 
 def _refusal_rule(action: object) -> str | None:

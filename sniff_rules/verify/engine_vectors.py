@@ -12,13 +12,15 @@ file (kind)             through the protocol
 ``perft.json``          each position dealt by ``new_match`` and its moves by ``apply``, then
                         the move sequences counted by ``legal_moves`` and ``apply`` to every
                         depth whose tree stays within :data:`PERFT_NODES` requests
-``refusals.json``       each move by ``apply``, each next round by ``next_round``, house
-                        rules and deals by ``new_match``: refused citing the one rule
+``refusals.json``       each move by ``apply``, each next round by ``next_round`` (with its
+                        supplied order and opener as written), house rules and deals by
+                        ``new_match``: refused citing the one rule
 ``settlement.json``     hands by ``settle``; scenarios move by move by ``apply`` and
                         ``legal_moves``
 ``seed_examples.json``  each layout by ``score``: its end count, points and open points,
                         or the refusal of its last placement
-``randomness.json``     seeded deals by ``new_match`` and next rounds by ``next_round``
+``randomness.json``     seeded deals by ``new_match`` and next rounds by ``next_round``, a
+                        named opener's too
 ``limits.json``         house rules at their limits by ``new_match``, move texts by ``apply``
 ======================  =====================================================================
 
@@ -26,11 +28,10 @@ What the protocol does not carry is out of its scope and not run (see
 ``specs/protocol.md``): the geometry and the paper tally (``geometry.json``,
 ``tally.json``: pictures of the rules, no request draws them); SplitMix64,
 ``below``, shuffles and lots alone (``randomness.json``: an engine exposes
-no random source, and every seeded deal replays them end to end); a next
-round dealt from a supplied order (``next_round`` carries a state alone);
-rules written as JSON text no host encoder writes (a key twice, an integer
-past 2**53 - 1: ``limits.json``'s ``rules_text``, which PROTO-1 and the
-engine's own reader cover); a tally's and ``below``'s limits.
+no random source, and every seeded deal replays them end to end); rules
+written as JSON text no host encoder writes (a key twice, an integer past
+2**53 - 1: ``limits.json``'s ``rules_text``, which PROTO-1 and the engine's
+own reader cover); a tally's and ``below``'s limits.
 :func:`out_of_scope` counts them.
 """
 
@@ -157,7 +158,8 @@ def _refusal(case: Mapping[str, JsonValue], engine: RemoteEngine) -> None:
         if "legal" in case:
             _equal("the legal moves, in canonical order (CONV-2)", case["legal"], move_texts(engine.legal_moves(state)))
         if "next_round" in case:
-            cited = _refused_rule(partial(engine.next_round, state))
+            fields = dict(json_object(case["next_round"], "next_round"))
+            cited = _refused_rule(partial(engine.next_round_with, state, fields))
         else:
             cited = _refused_rule(partial(engine.apply_text, state, json_str(case["move"], "move")))
         answer = {}
@@ -223,7 +225,8 @@ def _deal(entry: Mapping[str, JsonValue], engine: RemoteEngine) -> None:
 def _next_deal(entry: Mapping[str, JsonValue], engine: RemoteEngine) -> None:
     state = _start(engine, json_field(entry, "start", "next round"))
     expected = state_from_data(json_field(entry, "state", "next round"))
-    _equal("the next deal", expected, engine.next_round(state))
+    opener = json_int(entry["opener"], "opener") if "opener" in entry else None
+    _equal("the next deal", expected, engine.next_round(state, opener=opener))
 
 
 _MOVE_STATE: Final = sniff_rules.new_match(Rules.standard(2), 1)
@@ -276,11 +279,6 @@ def _checks(name: str, data: Mapping[str, JsonValue]) -> Iterator[tuple[str, Che
 
 
 def _expressed(kind: object, entry: Mapping[str, JsonValue]) -> bool:
-    if kind == "refusals" and "next_round" in entry:
-        # next_round carries a state alone: a supplied order or opener is no request of the protocol.
-        return not json_object(entry["next_round"], "next_round")
-    if kind == "randomness" and "opener" in entry:
-        return False  # a next round with a named opener: likewise no request of the protocol
     if kind == "limits":
         return "rules" in entry or "move" in entry
     return True

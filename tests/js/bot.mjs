@@ -19,7 +19,7 @@ const lines = createInterface({ input: process.stdin });
 for await (const line of lines) {
   const request = JSON.parse(line);
   let answer;
-  if (request.type === "hello") answer = { id: request.id, protocol: "sniff-protocol/1", role: "bot", bot: "greedy.mjs" };
+  if (request.type === "hello") answer = { id: request.id, protocol: "sniff-protocol/2", role: "bot", bot: "greedy.mjs" };
   else if (request.type === "choose") answer = { id: request.id, move: choose(request.view) };
   else if (request.type === "quit") answer = { id: request.id, bye: true };
   else answer = { id: request.id, error: { rule: "PROTO-2", message: `a bot answers hello and choose, not ${request.type}` } };

@@ -1,5 +1,6 @@
 // A thin engine-protocol client for Node, no packages: replays a recorded match of the vectors
-// through an engine process and checks every list of legal moves and every score it answers.
+// through an engine process and checks every list of legal moves and every score it answers, and
+// that each next round dealt again from a supplied order (sniff-protocol/2) deals that order.
 // usage: node client.mjs RECORDED.jsonl MATCH -- ENGINE [ARGS...]
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -38,13 +39,29 @@ const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
 let state = null;
 let moves = 0;
+let rounds = 0;
 try {
-  await ask({ type: "hello", protocol: "sniff-protocol/1" });
+  const hello = await ask({ type: "hello", protocol: "sniff-protocol/2" });
+  if (hello.protocol !== "sniff-protocol/2") throw new Error(`the engine speaks ${hello.protocol}, not sniff-protocol/2`);
   const head = lines[0];
   for (const [number, line] of lines.slice(1).entries()) {
     if (line.type === "deal") {
       const request = state === null ? { type: "new_match", rules: head.rules, seed: String(head.seed) } : { type: "next_round", state };
-      state = (await ask(request)).state;
+      const dealt = (await ask(request)).state;
+      if (state !== null) {
+        // The round dealt again from a supplied order, the engine's own reversed: each seat is dealt its
+        // hand from the front of the order and the rest is the boneyard (SETUP-5).
+        const order = [...dealt.hands.flat(), ...dealt.boneyard].reverse();
+        const again = (await ask({ type: "next_round", state, order })).state;
+        const size = head.rules.hand_size;
+        const hands = dealt.hands.map((_, seat) => order.slice(seat * size, (seat + 1) * size).sort());
+        const boneyard = order.slice(dealt.hands.length * size);
+        if (!same([again.hands.map((hand) => [...hand].sort()), again.boneyard], [hands, boneyard])) {
+          throw new Error(`line ${number + 1}: the next round dealt from a supplied order differs from that order`);
+        }
+        rounds += 1;
+      }
+      state = dealt;
       const legal = (await ask({ type: "legal_moves", state })).moves;
       if (!same(legal, line.legal)) throw new Error(`line ${number + 1}: legal moves ${legal} differ from ${line.legal}`);
     } else {
@@ -58,7 +75,7 @@ try {
     }
   }
   await ask({ type: "quit" });
-  console.log(`match ${match}: ${moves} moves agree; winner ${state.winner}`);
+  console.log(`match ${match}: ${moves} moves agree, ${rounds} next rounds dealt again from supplied orders; winner ${state.winner}`);
 } catch (error) {
   console.error(`FAIL ${error.message}`);
   engine.kill();

@@ -9,7 +9,10 @@ its count, the count itself having no field in a state document), ``plays-on-aft
 (broken_end_count: an ordinary double extended on both long sides still counted), ``fifth-points``
 (broken_play_points), ``lists-a-tile-once`` (broken_legal_placements), ``rounds-three-down``
 (broken_round_to_five) and ``rounds-partners-together`` (broken_settle_hands), the last two in every
-settlement the engine answers, by ``settle`` or at a round's end. Faults only the vector files see,
+settlement the engine answers, by ``settle`` or at a round's end. Faults of the next round:
+``ignores-the-order`` (a next round dealt from the state's source whatever order is supplied) and
+``ignores-the-opener`` (a next round dealt as though no opener were named). ``speaks-version-1`` answers
+``hello`` as an engine of ``sniff-protocol/1``, which PROTO-6 says is too old. Faults only the vector files see,
 the differential asking no such request: ``settles-five-more`` (a settlement's first deduction 5
 more), ``refuses-spaced-moves`` (a move text with spaces around its parts refused as FORMAT-1).
 Faults that break the protocol:
@@ -133,6 +136,11 @@ def rule_fault(request: Any, answer: Any) -> Any:
             answer["settlement"] = broken_settlement(request["rules"], answer["settlement"])
         if kind == "apply" and "state" in answer and answer["state"]["last_round"] != request["state"]["last_round"]:
             answer["state"] = _settled(answer["state"])
+    if FAULT == "speaks-version-1" and kind == "hello":
+        answer["protocol"] = "sniff-protocol/1"
+    for field in ("order", "opener"):
+        if FAULT == f"ignores-the-{field}" and kind == "next_round" and field in request:
+            answer = handle({key: value for key, value in request.items() if key != field})
     if FAULT == "settles-five-more" and kind == "settle" and "settlement" in answer:
         answer["settlement"]["deductions"][0] += 5
     if FAULT == "refuses-spaced-moves" and kind == "apply" and " " in str(request["move"]).strip():

@@ -30,8 +30,15 @@ from typing import Final, TypeAlias
 
 from sniff_rules.draw.tally import paper_tally
 from sniff_rules.errors import NotationError, SniffError
-from sniff_rules.formats.notation import parse_move, parse_tile
-from sniff_rules.formats.state_json import lot_to_data, rules_from_data, state_from_data, state_to_data, tiles_to_data
+from sniff_rules.formats.notation import parse_move
+from sniff_rules.formats.state_json import (
+    lot_to_data,
+    order_from_data,
+    rules_from_data,
+    state_from_data,
+    state_to_data,
+    tiles_to_data,
+)
 from sniff_rules.formats.strict_json import (
     JSON_RULE,
     JsonObject,
@@ -47,7 +54,7 @@ from sniff_rules.moves import apply, legal_moves
 from sniff_rules.randomness import RandomSource, SplitMix64, draw_lot, shuffled
 from sniff_rules.rules import Rules
 from sniff_rules.state import Phase, State, new_match, next_round
-from sniff_rules.tiles import DOUBLE_SIX, TILE_COUNT, Tile
+from sniff_rules.tiles import DOUBLE_SIX, TILE_COUNT
 from sniff_rules.verify.vectors.files import Mismatch, VectorResult, start_state
 from sniff_rules.verify.vectors.recorded_play import expected_deal, is_deal_of, move_texts
 
@@ -286,14 +293,6 @@ def _check_randomness(path: str, data: Mapping[str, JsonValue]) -> list[VectorRe
 # ---------------------------------------------------------------- refusals
 
 
-def read_order(value: JsonValue, what: str) -> tuple[Tile, ...]:
-    """A supplied deal order: at most 28 entries (FORMAT-2), each a tile (FORMAT-1).
-
-    Whether it holds the 28 tiles once each is for the deal to say (SETUP-5).
-    """
-    return tuple(parse_tile(text) for text in json_strs(json_array(value, what, TILE_COUNT), what))
-
-
 def read_deal(value: JsonValue) -> State:
     """A new match dealt from ``{"rules", "order", "opener"}``, checked as CONV-3 orders it.
 
@@ -301,7 +300,7 @@ def read_deal(value: JsonValue) -> State:
     (SETUP-2..4), the opener (OPEN-1) and the order (SETUP-5).
     """
     data = json_object(value, "deal", ("rules", "order", "opener"))
-    order = read_order(data["order"], "deal.order")
+    order = order_from_data(data["order"], "deal.order")
     opener = json_int(data["opener"], "deal.opener")
     rules = rules_from_data(data["rules"], "deal.rules")
     return new_match(rules, order=order, opener=opener)
@@ -311,7 +310,7 @@ def _next_round_call(state: State, request: Mapping[str, JsonValue]) -> Callable
     known = [key for key in request if key not in ("order", "opener")]
     if known:
         raise NotationError(JSON_RULE, f"next_round takes order and opener, not {known[0]!r:.40}")
-    order = read_order(request["order"], "next_round.order") if "order" in request else None
+    order = order_from_data(request["order"], "next_round.order") if "order" in request else None
     opener = json_int(request["opener"], "next_round.opener") if "opener" in request else None
     return partial(next_round, state, order=order, opener=opener)
 
