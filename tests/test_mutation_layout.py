@@ -85,3 +85,44 @@ def test_a_copy_without_also_copy_fails_the_selection(tmp_path: Path) -> None:
         copy, "-m", "pytest", "-q", "-x", "-o", "addopts=", "-p", "no:cacheprovider", "tests/test_rules_12_geometry.py"
     )
     assert 0 != result.returncode
+
+
+PROBE = """\
+import os
+from pathlib import Path
+
+
+def test_where_it_runs() -> None:
+    Path(os.environ["SNIFF_PROBE_OUT"]).write_text(os.environ.get("PYTEST_XDIST_WORKER", "the main process"))
+"""
+"""A one-test file that writes down the xdist worker it ran in, or that it ran in pytest's own process."""
+
+
+def where_a_test_runs(folder: Path, *args: str) -> str:
+    """Where :data:`PROBE`'s test runs under this project's pytest configuration with ``args`` added."""
+    folder.mkdir()
+    (folder / "test_probe.py").write_text(PROBE)
+    out = folder / "where.txt"
+    # This test may itself run in a worker: what tells a worker from pytest's own process is not passed on.
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("PYTEST_XDIST_", "PYTEST_ADDOPTS"))}
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-c", str(ROOT / "pyproject.toml"), "--rootdir", str(folder), *args],
+        cwd=folder,
+        env={**env, "SNIFF_PROBE_OUT": str(out)},
+        capture_output=True,
+        text=True,
+        timeout=600,  # a hang guard: a busy machine may be slow, only a hang is this slow
+        check=False,
+    )
+    assert 0 == done.returncode, done.stdout[-2000:] + done.stderr[-2000:]
+    return out.read_text()
+
+
+def test_the_test_command_runs_on_workers_and_mutmuts_runs_in_one_process(tmp_path: Path) -> None:
+    """The project's addopts send the tests to xdist workers; mutmut's pytest_add_cli_args (``-o addopts=``) drop
+    that, so with the arguments mutmut 3 adds itself each mutant's tests run in mutmut's own process, where its
+    forkserver and its stats collection see them."""
+    mutmut_args = ["--tb=native", "-x", "-q", "-p", "no:randomly", "-p", "no:random-order", "test_probe.py"]
+    assert where_a_test_runs(tmp_path / "default", "test_probe.py").startswith("gw")
+    serial = where_a_test_runs(tmp_path / "mutmut", *mutmut_args, *_mutmut()["pytest_add_cli_args"])
+    assert "the main process" == serial
