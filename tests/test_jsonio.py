@@ -189,6 +189,7 @@ def test_every_reader_is_found() -> None:
     names = sorted(reader.func.__name__ for reader in READERS)  # type: ignore[attr-defined]
     assert [
         "lot_from_data",
+        "order_from_data",
         "record_from_data",
         "round_result_from_data",
         "rules_from_data",
