@@ -1,7 +1,7 @@
 """Hypothesis profiles, chosen by ``SNIFF_HYPOTHESIS_PROFILE``.
 
 - ``fast`` (the default): enough examples to catch a broken rule while the
-  whole test command stays within CI's time.
+  whole test command stays within a few minutes on two cores.
 - ``thorough``: ten times the examples and longer stateful runs, for a
   release or a nightly job:
   ``SNIFF_HYPOTHESIS_PROFILE=thorough python3 -m pytest``.

@@ -358,9 +358,7 @@ def test_a_statement_waiting_past_its_timeout_is_cancelled(
 ) -> None:
     """A write held by another session's lock past statement_timeout is cancelled, writes nothing, and the
     store's next write goes through once the lock is gone."""
-    # Every statement of this store has the bound, the ones not held by the lock too, and the server runs
-    # beside the rest of the suite on every core: two seconds, which only the held write waits out.
-    store = stores(statement_timeout=2.0)
+    store = stores(statement_timeout=0.2)
     store.add(stored())
     with psycopg.connect(postgres_dsn) as locker:
         locker.execute("SELECT 1 FROM sniff_tables WHERE table_id = 'table-one' FOR UPDATE")
