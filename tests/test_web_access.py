@@ -89,7 +89,8 @@ def waiting_screens(browser: Browser, size: tuple[int, int], url: str) -> list[s
     page.close()
     page = opened(browser, url, RECORDER, found, size)
     start_by_keys(page)
-    page.wait_for_function("() => document.body.dataset.status !== 'setup'", timeout=WAIT_MS)
+    # The match's first snapshot, not merely a status other than "setup".
+    page.wait_for_function("() => ['your-turn', 'bot-turn'].includes(document.body.dataset.status)", timeout=WAIT_MS)
     if status(page) == "your-turn":
         played_turn(page, random.Random(3))
     assert "bot-turn" == status(page)

@@ -22,6 +22,7 @@ from browser_support import (
     RECORDER,
     WAIT_MS,
     act,
+    fixed_seeds,
     serving,
     shown_count,
     status,
@@ -142,3 +143,66 @@ def test_two_people_play_one_table_from_two_browser_contexts(served: str) -> Non
     # Two players: each page names the winner by its seat, "You win the match!" or "Seat 1 wins the match."
     winner = texts.index("You win the match!") if "You win the match!" in texts else None
     assert [f"Seat {winner} wins the match.", "You win the match!"] == sorted(texts), texts
+
+
+def test_a_snapshot_older_than_the_one_shown_is_never_drawn_even_from_an_earlier_round() -> None:
+    """A table's version only grows, across rounds too: a snapshot of round 1 arriving once round 2 is shown (a
+    move's late answer overtaken by the socket's pushes) is ignored, and the page stays on round 2 (TURN-2)."""
+    pushed: list[dict[str, object]] = []
+    sockets: list[sync_api.WebSocketRoute] = []
+
+    def relay(page_side: sync_api.WebSocketRoute) -> None:
+        server_side = page_side.connect_to_server()
+
+        def forward(message: str | bytes) -> None:
+            pushed.append(json.loads(message))
+            page_side.send(message)
+
+        server_side.on_message(forward)
+        sockets.append(page_side)
+
+    with sync_api.sync_playwright() as playwright, serving(seeds=fixed_seeds(40)) as url:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1200, "height": 900})
+        page.add_init_script(RECORDER)
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.route_web_socket("**/api/updates", relay)
+        page.goto(url)
+        page.select_option("#players", "2")
+        page.click("#start")
+        for _ in range(2000):
+            page.wait_for_function(
+                "() => ['your-turn', 'round-over', 'match-over'].includes(document.body.dataset.status)",
+                timeout=WAIT_MS,
+            )
+            if any(snapshot_round(snapshot) >= 2 for snapshot in pushed) and status(page) == "your-turn":
+                break
+            before = shown_count(page)
+            act(page)
+            page.wait_for_function(f"() => window.__sniffTest.shown.length > {before}", timeout=WAIT_MS)
+        else:
+            raise AssertionError("round 2 never came to the person")
+        drawn_before: list[list[object]] = page.evaluate("window.__sniffTest.shown")
+        stale = next(
+            snapshot for snapshot in pushed if snapshot_round(snapshot) == 1 and snapshot["status"] == "your-turn"
+        )
+        # Messages are handled in order: once the marker after it is drawn, the stale snapshot has been handled.
+        marker = {**pushed[-1], "version": int(str(pushed[-1]["version"])) + 1}
+        sockets[-1].send(json.dumps(stale))
+        sockets[-1].send(json.dumps(marker))
+        page.wait_for_function(f"() => window.__sniffTest.shown.length > {len(drawn_before)}", timeout=WAIT_MS)
+        drawn: list[list[object]] = page.evaluate("window.__sniffTest.shown")
+        still = status(page)
+        browser.close()
+    assert [] == errors
+    assert int(str(stale["version"])) < int(str(drawn_before[-1][0]))
+    assert [*drawn_before, [marker["version"], "your-turn"]] == drawn, "the older snapshot was drawn"
+    assert "your-turn" == still
+
+
+def snapshot_round(snapshot: dict[str, object]) -> int:
+    """The round a pushed snapshot shows."""
+    view = snapshot["view"]
+    assert isinstance(view, dict)
+    return int(view["round"])

@@ -177,8 +177,10 @@ function describe(event) {
 }
 
 function render(snap) {
+  // A table's version only grows, across rounds too: a move's answer overtaken by the socket's later pushes,
+  // even one from the round before, is older than what is shown and never replaces it.
+  if (shown && snap.version <= shown.version) return;
   const fresh = !shown || snap.view.round !== shown.view.round;
-  if (shown && !fresh && snap.version <= shown.version) return;
   const before = fresh ? 0 : shown.view.history.length;
   if (fresh) $("log").textContent = "";
   shown = snap;
