@@ -341,12 +341,14 @@ def place_on(layout: Layout, index: TileIndex, point_id: PointId) -> Layout:
     else:
         count, sniff = _attach_by_chain_or_double(open_ids, layout.end_count, sniff, index, point_id)
         open_ids.sort()
+    # By position, in the fields' order (placements, open_point_ids, end_count, sniff, placed_mask): keywords
+    # cost a name match each on the one call every attachment makes.
     return _build_layout(
-        placements=layout.placements + (placement,),  # noqa: RUF005 - hot path: cheaper than unpacking
-        open_point_ids=point_ids_of(open_ids),
-        end_count=count,
-        sniff=sniff,
-        placed_mask=layout.placed_mask | 1 << index,
+        layout.placements + (placement,),  # noqa: RUF005 - hot path: cheaper than unpacking
+        point_ids_of(open_ids),
+        count,
+        sniff,
+        layout.placed_mask | 1 << index,
     )
 
 

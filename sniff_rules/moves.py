@@ -331,15 +331,9 @@ def _apply_place(state: State, seat: Seat, move: Place) -> State:
     boneyard = state.boneyard_ids
     if not boneyard and not _held(hands) & _fitting(layout):
         return _end_round(state, hands, layout, scores, finisher=None)  # BLOCK-1: no seat can place
-    return _construct_state(
-        context=state.context,
-        phase=_PLAYING,
-        to_move=rules.next_seats[seat],  # TURN-1
-        hand_masks=hands,
-        boneyard_ids=boneyard,
-        layout=layout,
-        scores=scores,
-    )
+    # By position, in the fields' order (context, phase, to_move, hand_masks, boneyard_ids, layout, scores):
+    # keywords cost a name match each on the one call every placement makes.
+    return _construct_state(state.context, _PLAYING, rules.next_seats[seat], hands, boneyard, layout, scores)  # TURN-1
 
 
 def _apply_draw(state: State, seat: Seat) -> State:
@@ -363,16 +357,8 @@ def _apply_draw(state: State, seat: Seat) -> State:
     drawn = index if fits >> index & 1 else NO_TILE
     if drawn < 0 and not boneyard and not _held(hands) & fits:
         return _end_round(state, hands, layout, state.scores, finisher=None, boneyard=boneyard)  # BLOCK-1
-    return _construct_state(
-        context=state.context,
-        phase=_PLAYING,
-        to_move=seat,
-        hand_masks=hands,
-        boneyard_ids=boneyard,
-        layout=layout,
-        scores=state.scores,
-        drawn=drawn,
-    )
+    # By position, as in _apply_place: (context, phase, to_move, hand_masks, boneyard_ids, layout, scores, drawn).
+    return _construct_state(state.context, _PLAYING, seat, hands, boneyard, layout, state.scores, drawn)
 
 
 def _apply_pass(state: State, seat: Seat) -> State:
