@@ -38,6 +38,7 @@ GAMES: Final[dict[str, int]] = {
     peers.DOMINOES: 40,
     peers.OPEN_SPIEL_BLOCK: 900,
     peers.OPEN_SPIEL_TEAM: 400,
+    peers.OPEN_SPIEL_CRAZY_EIGHTS: 250,
 }
 WARM_UP_GAMES: Final = 10
 SEED: Final = 1

@@ -24,6 +24,10 @@ between engines, so compare placements per second, not games:
   a block game.
 - ``open_spiel:python_team_dominoes``: one hand, 4 players in partnerships,
   7 tiles each; a block game.
+- ``open_spiel:crazy_eights``: not dominoes but the ceiling a Python loop can
+  reach: OpenSpiel's C++ ``crazy_eights(players=4)`` played through pyspiel,
+  one game of 5 cards each; a card played is its "placement", a draw, a pass
+  and the suit named after an eight its other moves.
 
 A peer that is not installed or does not import is reported as unavailable
 (:func:`available_peers`, :class:`PeerUnavailable`) instead of failing the run.
@@ -64,6 +68,11 @@ class PeerResult:
     def placements_per_second(self) -> float:
         return self.placements / self.seconds if self.seconds > 0 else 0.0
 
+    @property
+    def moves_per_second(self) -> float:
+        """Placements and other moves: for OpenSpiel's dominoes the seats its rules skip, elsewhere real moves."""
+        return (self.placements + self.other_moves) / self.seconds if self.seconds > 0 else 0.0
+
 
 class PeerUnavailable(RuntimeError):
     """A peer engine is not installed, or fails to import or load here."""
@@ -74,6 +83,7 @@ ALL_FIVES: Final = "all-fives-domino"
 DOMINOES: Final = "dominoes"
 OPEN_SPIEL_BLOCK: Final = "open_spiel:python_block_dominoes"
 OPEN_SPIEL_TEAM: Final = "open_spiel:python_team_dominoes"
+OPEN_SPIEL_CRAZY_EIGHTS: Final = "open_spiel:crazy_eights"
 
 # all-fives-domino ships its code as a top-level package named ``src``.
 _ALL_FIVES_MODULES: Final = (
@@ -91,6 +101,7 @@ _MODULES: Final[dict[str, tuple[str, ...]]] = {
     DOMINOES: _DOMINOES_MODULES,
     OPEN_SPIEL_BLOCK: _OPEN_SPIEL_MODULES,
     OPEN_SPIEL_TEAM: _OPEN_SPIEL_MODULES,
+    OPEN_SPIEL_CRAZY_EIGHTS: ("pyspiel",),
 }
 
 _DISTRIBUTIONS: Final[dict[str, str]] = {
@@ -99,6 +110,7 @@ _DISTRIBUTIONS: Final[dict[str, str]] = {
     DOMINOES: "dominoes",
     OPEN_SPIEL_BLOCK: "open-spiel",
     OPEN_SPIEL_TEAM: "open-spiel",
+    OPEN_SPIEL_CRAZY_EIGHTS: "open-spiel",
 }
 
 UNITS: Final[dict[str, str]] = {
@@ -107,6 +119,7 @@ UNITS: Final[dict[str, str]] = {
     DOMINOES: "series: 4 players, partnerships, 7 tiles, to 200, block game",
     OPEN_SPIEL_BLOCK: "hand: 2 players, 7 tiles, block game",
     OPEN_SPIEL_TEAM: "hand: 4 players, partnerships, 7 tiles, block game",
+    OPEN_SPIEL_CRAZY_EIGHTS: "game of crazy eights in C++: 4 players, 5 cards; a card played counts as a placement",
 }
 
 _ALL_FIVES_TILES: Final = 28
@@ -315,6 +328,44 @@ def run_open_spiel_team(games: int, seed: int) -> PeerResult:
     return _run_open_spiel(OPEN_SPIEL_TEAM, "python_team_dominoes", games, seed)
 
 
+_CRAZY_EIGHTS_CARDS: Final = 52
+"""crazy_eights' actions below this play a card; 52 draws, 53 passes, 54 to 57 name a suit."""
+
+
+def run_open_spiel_crazy_eights(games: int, seed: int) -> PeerResult:
+    """``games`` random games of OpenSpiel's C++ ``crazy_eights(players=4)`` through pyspiel.
+
+    The same loop as the Python dominoes games: chance nodes (the deal) are
+    played and timed but counted as neither; a card played is a placement,
+    every other player action (draw, pass, a suit named) another move.
+    """
+    pyspiel = _import(OPEN_SPIEL_CRAZY_EIGHTS, ("pyspiel",))[0]
+    try:
+        game = pyspiel.load_game("crazy_eights(players=4)")
+    except Exception as error:
+        raise PeerUnavailable(f"{OPEN_SPIEL_CRAZY_EIGHTS}: cannot load it: {type(error).__name__}: {error}") from error
+    rng = random.Random(seed)
+    uniform = rng.random
+    placements = other = 0
+    start = time.perf_counter()
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[int(uniform() * len(outcomes))][0])
+                continue
+            actions = state.legal_actions()
+            action = actions[int(uniform() * len(actions))]
+            state.apply_action(action)
+            if action < _CRAZY_EIGHTS_CARDS:
+                placements += 1
+            else:
+                other += 1
+    seconds = time.perf_counter() - start
+    return PeerResult(OPEN_SPIEL_CRAZY_EIGHTS, games, placements, other, seconds)
+
+
 Runner = Callable[[int, int], PeerResult]
 
 PEERS: Final[dict[str, Runner]] = {
@@ -322,6 +373,7 @@ PEERS: Final[dict[str, Runner]] = {
     DOMINOES: run_dominoes,
     OPEN_SPIEL_BLOCK: run_open_spiel_block,
     OPEN_SPIEL_TEAM: run_open_spiel_team,
+    OPEN_SPIEL_CRAZY_EIGHTS: run_open_spiel_crazy_eights,
 }
 
 RUNNERS: Final[dict[str, Runner]] = {SNIFF_RULES: run_sniff_rules, **PEERS}
@@ -348,14 +400,14 @@ def _report(results: Sequence[tuple[PeerResult, str]], out: TextIO) -> None:
     base = next((r.placements_per_second for r, _ in results if r.name == SNIFF_RULES), 0.0)
     print(
         f"{'engine':34} {'version':>8} {'games':>6} {'placements':>10} {'other':>8} {'s':>6}"
-        f" {'placements/s':>12} {'vs sniff':>8}",
+        f" {'placements/s':>12} {'vs sniff':>8} {'moves/s':>9}",
         file=out,
     )
     for result, version in results:
         ratio = f"{result.placements_per_second / base:8.2f}" if base else f"{'-':>8}"
         print(
             f"{result.name:34} {version:>8} {result.games:6d} {result.placements:10d} {result.other_moves:8d}"
-            f" {result.seconds:6.2f} {result.placements_per_second:12.0f} {ratio}",
+            f" {result.seconds:6.2f} {result.placements_per_second:12.0f} {ratio} {result.moves_per_second:9.0f}",
             file=out,
         )
     print("", file=out)

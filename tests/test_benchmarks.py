@@ -64,6 +64,31 @@ def test_the_peer_runner_for_sniff_rules_counts_placements_apart() -> None:
     assert (peers.SNIFF_RULES, 3) == (result.name, result.games)
 
 
+def test_the_crazy_eights_runner_counts_cards_played_as_placements() -> None:
+    """The C++ ceiling's placements are the actions OpenSpiel itself calls playing a card, replayed here by
+    their names; draws, passes and suits named are its other moves."""
+    pyspiel = pytest.importorskip("pyspiel")
+    result = peers.run_open_spiel_crazy_eights(3, seed=4)
+    game = pyspiel.load_game("crazy_eights(players=4)")
+    uniform = random.Random(4).random
+    kinds: dict[str, int] = {}
+    for _ in range(3):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[int(uniform() * len(outcomes))][0])
+                continue
+            actions = state.legal_actions()
+            action = actions[int(uniform() * len(actions))]
+            kind = state.action_to_string(state.current_player(), action).split()[0]
+            kinds[kind] = kinds.get(kind, 0) + 1
+            state.apply_action(action)
+    played = kinds.pop("Play")
+    assert {"Draw", "Nominate"} <= set(kinds) <= {"Draw", "Pass", "Nominate"}
+    assert (played, sum(kinds.values())) == (result.placements, result.other_moves)
+
+
 def test_the_instruction_count_divides_the_placements_of_the_peer_runner(capsys: pytest.CaptureFixture[str]) -> None:
     """benchmarks.instructions: its measured process plays and prints the placements of the one loop."""
     instructions._child(peers.SNIFF_RULES, 2)
