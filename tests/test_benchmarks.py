@@ -96,6 +96,25 @@ def test_the_instruction_count_divides_the_placements_of_the_peer_runner(capsys:
     assert _moves_played(4, _peer_seeds(instructions.SEED, 2))[0] == printed
 
 
+def test_the_split_calls_each_part_on_the_recorded_moves(capsys: pytest.CaptureFixture[str]) -> None:
+    """--split: every part's measured process records the same moves and prints their placements."""
+    expected = sum(1 for _, move in recorded(4, 1) if type(move) is Place)
+    for part in ("none", "legal_moves", "apply"):
+        instructions._split_child(part, 1)
+        assert expected == int(capsys.readouterr().out.split()[-1])
+
+
+def test_the_split_counts_allocation_by_function_name() -> None:
+    """Only the allocator's, deallocators' and collector's own counts are summed, commas and all."""
+    annotated = (
+        "12,594,101 ( 2.57%)  Objects/obmalloc.c:_PyObject_Free [/lib/libpython3.11.so]\n"
+        "35,456,200 ( 7.25%)  Python/ceval.c:_PyEval_EvalFrameDefault'2 [/lib/libpython3.11.so]\n"
+        " 6,733,224 ( 1.38%)  Modules/gcmodule.c:gc_collect_main [/lib/libpython3.11.so]\n"
+        "   900 ( 0.00%)  Objects/tupleobject.c:tupledealloc [/lib/libpython3.11.so]\n"
+    )
+    assert 12_594_101 + 6_733_224 + 900 == instructions.allocation_in(annotated)
+
+
 def test_memory_counts_new_objects_only() -> None:
     """A state adds nothing to itself; a placement adds at least the new State, Layout and
     their changed tuples, and never the interned tiles and placements every state shares."""
