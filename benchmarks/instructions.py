@@ -18,9 +18,10 @@ code count the same. Wall-clock rates stay with ``benchmarks.playouts``;
 these counts are for comparing two versions of the code, and engines with
 each other, without the noise of other work on the machine.
 
-``--split`` says where sniff_rules' count goes. The same matches' moves are
-recorded as (state, move) pairs, then ``legal_moves`` alone and ``apply``
-alone are called on every pair; each run's count net of a run that only
+``--split`` says where sniff_rules' count goes. The moves of
+:data:`SPLIT_MATCHES` random 4-player matches, picked as the loop picks
+them, are recorded as (state, move) pairs, then ``legal_moves`` alone and
+``apply`` alone are called on every pair; each run's count net of a run that only
 records, divided by the placements, is that function's share, and the rest
 of the whole loop's count is the loop's own (its picks, its checks of the
 phase, the deals). Allocation is the self count of CPython's allocator,

@@ -335,9 +335,11 @@ _CRAZY_EIGHTS_CARDS: Final = 52
 def run_open_spiel_crazy_eights(games: int, seed: int) -> PeerResult:
     """``games`` random games of OpenSpiel's C++ ``crazy_eights(players=4)`` through pyspiel.
 
-    The same loop as the Python dominoes games: chance nodes (the deal) are
-    played and timed but counted as neither; a card played is a placement,
-    every other player action (draw, pass, a suit named) another move.
+    The same loop as :func:`_run_open_spiel`, written out again on purpose:
+    a shared loop taking the counting as a callback would time the callback
+    too. Chance nodes (the deal) are played and timed but counted as neither;
+    a card played is a placement, every other player action (draw, pass, a
+    suit named) another move.
     """
     pyspiel = _import(OPEN_SPIEL_CRAZY_EIGHTS, ("pyspiel",))[0]
     try:

@@ -27,6 +27,7 @@ from browser_support import (
     shown_count,
     status,
 )
+from keyboard_support import person_status
 
 
 @pytest.fixture
@@ -172,11 +173,8 @@ def test_a_snapshot_older_than_the_one_shown_is_never_drawn_even_from_an_earlier
         page.select_option("#players", "2")
         page.click("#start")
         for _ in range(2000):
-            page.wait_for_function(
-                "() => ['your-turn', 'round-over', 'match-over'].includes(document.body.dataset.status)",
-                timeout=WAIT_MS,
-            )
-            if any(snapshot_round(snapshot) >= 2 for snapshot in pushed) and status(page) == "your-turn":
+            now = person_status(page)
+            if now == "your-turn" and any(snapshot_round(snapshot) >= 2 for snapshot in pushed):
                 break
             before = shown_count(page)
             act(page)
