@@ -28,6 +28,16 @@ whose source :mod:`linecache` holds, so tracebacks, debuggers and
 :func:`inspect.getsource` show its lines, and its ``__module__`` and
 ``__qualname__`` (``State.__new__``, ``State._construct``) are the class's.
 
+Checked calls. The core also compiles (``SNIFF_RULES_COMPILE=1``, ``setup.py``),
+and mypyc refuses an argument of the wrong static type with a TypeError of its
+own, before the body could refuse it by its rule. So each public call that
+refuses bad input by rule (``apply``, ``legal_moves``, ``Tile.parse``, ...)
+is written as one ``@overload``, the signature a type checker and a frontend see,
+above a body whose parameters are ``Any``; the body checks each value itself
+(FORMAT-3 and the rest), the same way in both builds. The values the engine builds
+on every move are made by :func:`frozen_value`, which gives the compiled build
+native classes and the interpreted one attrs classes, from one class body.
+
 Three validators, :func:`is_tuple`, :func:`is_tuple_of_tuples` and
 :func:`is_optional_tuple_of_tuples`, keep a value's sequence fields tuples:
 a list there would make the value unhashable and changeable in place, so it
@@ -36,9 +46,11 @@ is refused (FORMAT-3), as the static type already says.
 
 from __future__ import annotations
 
+import functools
 import linecache
+import types
 from collections.abc import Callable
-from typing import Any, Final, TypeVar
+from typing import Any, Final, NoReturn, TypeVar
 
 import attrs
 
@@ -193,6 +205,108 @@ def fast_frozen(check: Callable[[Any], None] | None = None) -> Callable[[type[T]
         return sealed()(cls)
 
     return build
+
+
+def frozen_value(*, repr: bool = True, **_read_by_type_checkers: object) -> Callable[[type[T]], type[T]]:  # noqa: A002
+    """The class decorator of the values every move builds, one source for both builds.
+
+    Type checkers and mypyc read it as ``attr.s`` (``sniff_rules/_value_class.pyi``):
+    mypy sees a frozen attrs class (its fields read-only, ``attrs.evolve`` checked),
+    and mypyc compiles the class as a native one, whose own ``__new__`` fills the
+    fields unchecked. At run time:
+
+    - interpreted, the class becomes what ``@attrs.frozen`` and :func:`fast_frozen`
+      make of it, its ``__new__`` replaced by the generated one;
+    - compiled, the native class keeps its ``__new__`` and gains what attrs would
+      have given it: ``__attrs_attrs__`` (so ``attrs.fields`` and ``attrs.evolve``
+      work), equality, hashing, ``repr`` when asked for, the refusal to assign,
+      delete or ``__setstate__``, and pickling through the public constructor.
+
+    Either way ``cls(...)`` runs the class's ``_check_fields`` and
+    ``cls.__new__(cls, ...)`` does not: the engine builds values it knows are good.
+    The keyword arguments other than ``repr`` are ``attr.s``'s, for the type checkers.
+    """
+
+    def build(cls: type[T]) -> type[T]:
+        check: Callable[[Any], None] = vars(cls)["_check_fields"]
+        if is_native(cls):
+            return _native_value(cls, check, repr)
+        made: type[T] = attrs.frozen(cls, repr=repr, weakref_slot=False)
+        return fast_frozen(check=check)(made)
+
+    return build
+
+
+def refuse_unstorable(check: Callable[[Any], None], **fields: object) -> NoReturn:
+    """Raise what ``check`` raises for a value of these fields, whose types a compiled value cannot hold.
+
+    A native ``__new__`` calls it before storing a field of the wrong type, so that the compiled
+    build refuses exactly as the interpreted one, whose public check sees the same fields.
+    """
+    check(types.SimpleNamespace(**fields))
+    wrong = ", ".join(f"{name} is {type(value).__name__}" for name, value in fields.items())
+    raise InvalidStateError("FORMAT-3", f"a field holds a value of another type: {wrong}")
+
+
+def is_native(cls: type[Any]) -> bool:
+    """``cls`` is a class mypyc compiled (the compiled build's values of :func:`frozen_value`)."""
+    return "__mypyc_attrs__" in vars(cls)
+
+
+def _refuse_change(_self: object, *_args: object) -> None:
+    raise attrs.exceptions.FrozenInstanceError()
+
+
+def _native_value(cls: type[T], check: Callable[[Any], None], with_repr: bool) -> type[T]:
+    """What attrs gives an interpreted value, given to a class mypyc compiled (see :func:`frozen_value`)."""
+    # Any: mypy cannot type methods added to a class after it is made.
+    target: Any = cls
+    names: tuple[str, ...] = tuple(target.__mypyc_attrs__)
+    namespace = vars(cls)
+    shape = {name: attrs.field(default=namespace[name]) if name in namespace else attrs.field() for name in names}
+    target.__attrs_attrs__ = attrs.fields(attrs.make_class(cls.__name__, shape, frozen=True))
+    target.__match_args__ = names  # type: ignore[misc]  # attrs sets it on an interpreted class too
+
+    def values(self: object) -> tuple[object, ...]:
+        return tuple([getattr(self, name) for name in names])
+
+    def __eq__(self: object, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return values(self) == values(other)
+
+    def __ne__(self: object, other: object) -> bool:
+        equal = __eq__(self, other)
+        return equal if equal is NotImplemented else not equal
+
+    def __hash__(self: object) -> int:
+        return hash(values(self))
+
+    def __reduce__(self: object) -> tuple[type[T], tuple[object, ...]]:
+        return cls, values(self)
+
+    def __init__(self: object, *_args: object, **_kwargs: object) -> None:
+        check(self)
+
+    target.__eq__, target.__ne__, target.__hash__ = __eq__, __ne__, __hash__
+    # What constructor(cls) hands out: the native __new__, without the public check.
+    target._construct = staticmethod(functools.partial(cls.__new__, cls))
+    target.__reduce__, target.__init__ = __reduce__, __init__
+    target.__setattr__ = target.__delattr__ = target.__setstate__ = _refuse_change
+    name = cls.__name__
+
+    def __init_subclass__(_subclass: type[Any], /, **_kwargs: object) -> None:
+        raise TypeError(f"{name} is final: its fast __new__ builds exactly {name}")
+
+    target.__init_subclass__ = classmethod(__init_subclass__)
+    if with_repr:
+
+        def __repr__(self: object) -> str:
+            fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in names)
+            return f"{cls.__name__}({fields})"
+
+        target.__repr__ = __repr__
+    return cls
 
 
 def constructor(cls: type[T]) -> type[T]:

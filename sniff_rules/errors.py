@@ -7,6 +7,8 @@ All errors are ``ValueError`` subclasses, as in python-chess.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 
 class SniffError(ValueError):
     """Base of every error this library raises on bad input.
@@ -76,3 +78,16 @@ def described(value: object, limit: int = 40) -> str:
     if isinstance(value, (tuple, list, set, frozenset, dict)):
         return f"{article} {name} of {len(value)}"
     return f"{article} {name}"
+
+
+ErrorT = TypeVar("ErrorT", bound=BaseException)
+
+
+def unchained(error: ErrorT) -> ErrorT:
+    """``error``, to be raised as ``raise error from None`` raises it: with no cause and no context shown.
+
+    The core raises through it because mypyc, compiling the core, ignores ``from None``.
+    """
+    error.__cause__ = None
+    error.__suppress_context__ = True
+    return error

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import re
 from bisect import insort
-from typing import ClassVar, Final, final
+from typing import Any, ClassVar, Final, final, overload
 
 import attrs
 
-from sniff_rules._fast import constructor, fast_frozen, sealed
-from sniff_rules.errors import IllegalMoveError, InvalidMoveError, InvalidStateError, NotationError
+from sniff_rules._fast import constructor, is_native, refuse_unstorable, sealed
+from sniff_rules._value_class import value_class
+from sniff_rules.errors import IllegalMoveError, InvalidMoveError, InvalidStateError, NotationError, unchained
 from sniff_rules.points import (
     POINT_VALUE as POINT_VALUE,
     POINTS as POINTS,
@@ -42,12 +43,12 @@ from sniff_rules.tiles import (
 _LOW, _HIGH, _CHAIN_A, _CHAIN_B, _ARM_A, _ARM_B = range(PORTS)
 
 
-def _check_placed_tile(_instance: object, _attribute: object, tile: Tile) -> None:
+def _check_placed_tile(_instance: object, _attribute: object, tile: Any) -> None:
     if not isinstance(tile, Tile):
         raise InvalidMoveError("FORMAT-3", f"a placement puts a Tile on the table, got {tile!r}")
 
 
-def _check_optional_target(_instance: object, _attribute: object, target: AttachmentPoint | None) -> None:
+def _check_optional_target(_instance: object, _attribute: object, target: Any) -> None:
     if target is not None and not isinstance(target, AttachmentPoint):
         raise InvalidMoveError("FORMAT-3", f"a target is an AttachmentPoint, or None for the lead; got {target!r}")
 
@@ -67,12 +68,12 @@ class Placement:
         return f"{self.tile}" if self.target is None else f"{self.tile}>{self.target}"
 
 
-def _check_int(_instance: object, attribute: attrs.Attribute[int], value: int) -> None:
+def _check_int(_instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
     if type(value) is not int:
         raise InvalidStateError("FORMAT-3", f"{attribute.name} is an int, got {value!r}")
 
 
-def _check_point(_instance: object, attribute: attrs.Attribute[AttachmentPoint], point: AttachmentPoint) -> None:
+def _check_point(_instance: object, attribute: attrs.Attribute[Any], point: Any) -> None:
     if not isinstance(point, AttachmentPoint):
         raise InvalidStateError("FORMAT-3", f"{attribute.name} is an AttachmentPoint, got {point!r}")
 
@@ -101,7 +102,7 @@ class Connection:
         return f"{self.existing} - {self.placed}"
 
 
-def _check_layout_fields(layout: Layout) -> None:
+def _check_layout_fields(layout: Any) -> None:
     """The shape of a Layout built by a public call; its geometry is checked by :meth:`Layout.place`."""
     placements = layout.placements
     if type(placements) is not tuple or not all(type(placement) is Placement for placement in placements):
@@ -125,8 +126,7 @@ _PORT_OF_LABEL: Final = {port.label: port for port in Port}
 
 
 @final
-@fast_frozen(check=_check_layout_fields)
-@attrs.frozen(repr=False, weakref_slot=False)
+@value_class(frozen=True, auto_attribs=True, slots=False, repr=False, weakref_slot=False)
 class Layout:
     """Everything on the table, kept so each placement costs O(open points).
 
@@ -153,8 +153,50 @@ class Layout:
 
     EMPTY: ClassVar[Layout]
 
+    def __new__(
+        cls,
+        placements: object = (),
+        open_point_ids: object = (),
+        end_count: object = 0,
+        sniff: object = NO_TILE,
+        placed_mask: object = 0,
+    ) -> Layout:
+        """A layout of these fields, unchecked: ``Layout.__new__(Layout, ...)`` is how the engine builds one.
+
+        Runs in the compiled build only, as :meth:`State.__new__ <sniff_rules.state.State.__new__>` does.
+        """
+        if (
+            type(placements) is not tuple
+            or type(open_point_ids) is not tuple
+            or type(end_count) is not int
+            or type(sniff) is not int
+            or type(placed_mask) is not int
+        ):
+            refuse_unstorable(
+                _check_layout_fields,
+                placements=placements,
+                open_point_ids=open_point_ids,
+                end_count=end_count,
+                sniff=sniff,
+                placed_mask=placed_mask,
+            )
+        layout = object.__new__(cls)
+        object.__setattr__(layout, "placements", placements)
+        object.__setattr__(layout, "open_point_ids", open_point_ids)
+        object.__setattr__(layout, "end_count", end_count)
+        object.__setattr__(layout, "sniff", sniff)
+        object.__setattr__(layout, "placed_mask", placed_mask)
+        return layout
+
+    def _check_fields(self) -> None:
+        """What ``Layout(...)`` checks, and ``Layout.__new__(Layout, ...)`` does not (FORMAT-3)."""
+        _check_layout_fields(self)
+
+    @overload  # type: ignore[misc]  # the typed face; the body takes Any to refuse by rule (_fast: checked calls)
     @classmethod
-    def parse(cls, text: str) -> Layout:
+    def parse(cls, text: str) -> Layout: ...
+    @classmethod
+    def parse(cls, text: Any) -> Layout:
         """The layout of placements written as :meth:`__str__` writes them, each one checked (FORMAT-1, PLACE-1)."""
         if not isinstance(text, str):
             raise NotationError("FORMAT-1", f"a layout's text form is a str, got {text!r}")
@@ -177,8 +219,11 @@ class Layout:
             position = found.end()
         return layout
 
+    @overload  # type: ignore[misc]  # the typed face; the body takes Any to refuse by rule (_fast: checked calls)
     @classmethod
-    def from_placements(cls, placements: tuple[Placement, ...]) -> Layout:
+    def from_placements(cls, placements: tuple[Placement, ...]) -> Layout: ...
+    @classmethod
+    def from_placements(cls, placements: Any) -> Layout:
         """The layout these placements build, in order, each one checked (PLACE-1, SNIFF-2)."""
         layout = cls.EMPTY
         for placement in placements:
@@ -248,7 +293,9 @@ class Layout:
                 joined.append(Connection(target, AttachmentPoint(tile, port)))
         return tuple(joined)
 
-    def place(self, tile: Tile, target: AttachmentPoint | None) -> Layout:
+    @overload  # type: ignore[misc]  # the typed face; the body takes Any to refuse by rule (_fast: checked calls)
+    def place(self, tile: Tile, target: AttachmentPoint | None) -> Layout: ...
+    def place(self, tile: Any, target: Any) -> Layout:
         """The layout after attaching ``tile`` at ``target`` (None: the lead).
 
         Checks the geometry only (PLACE-1, SNIFF-2); whose turn it is and
@@ -270,12 +317,25 @@ class Layout:
         except (KeyError, ValueError):
             # place_on refuses exactly what the geometry forbids; the caller
             # sees only the rule, not the look-up that failed.
-            raise placement_refusal(self, index, target.id) from None
+            raise unchained(placement_refusal(self, index, target.id)) from None
 
 
-_build_layout: Final = constructor(Layout)
-"""Layout(...) for the hot path, without type.__call__ and the public check."""
 Layout.EMPTY = Layout()
+
+
+def new_layout(
+    placements: tuple[Placement, ...],
+    open_point_ids: tuple[PointId, ...],
+    end_count: int,
+    sniff: TileIndex,
+    placed_mask: int,
+) -> Layout:
+    """``Layout(...)`` without the public check, for the hot path; bound as :func:`~sniff_rules.state.new_state` is."""
+    return Layout.__new__(Layout, placements, open_point_ids, end_count, sniff, placed_mask)
+
+
+if not is_native(Layout):
+    globals()["new_layout"] = constructor(Layout)
 
 
 def check_target(layout: Layout, index: TileIndex, point_id: PointId) -> None:
@@ -343,7 +403,7 @@ def place_on(layout: Layout, index: TileIndex, point_id: PointId) -> Layout:
         open_ids.sort()
     # By position, in the fields' order (placements, open_point_ids, end_count, sniff, placed_mask): keywords
     # cost a name match each on the one call every attachment makes.
-    return _build_layout(
+    return new_layout(
         layout.placements + (placement,),  # noqa: RUF005 - hot path: cheaper than unpacking
         point_ids_of(open_ids),
         count,

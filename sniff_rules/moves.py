@@ -10,12 +10,12 @@ and never changes the state it was given.
 from __future__ import annotations
 
 from operator import sub
-from typing import Final, TypeAlias
+from typing import Any, Final, NoReturn, TypeAlias, overload
 
 import attrs
 
 from sniff_rules._fast import sealed
-from sniff_rules.errors import IllegalMoveError, InvalidMoveError, InvalidStateError, described
+from sniff_rules.errors import IllegalMoveError, InvalidMoveError, InvalidStateError, described, unchained
 from sniff_rules.layout import (
     POINT_VALUE,
     POINTS,
@@ -28,7 +28,7 @@ from sniff_rules.layout import (
 )
 from sniff_rules.rules import MAX_PLAYERS, Seat
 from sniff_rules.scoring import settle_masks
-from sniff_rules.state import Phase, State, _construct_state, construct_context, construct_result
+from sniff_rules.state import Phase, RoundContext, State, construct_result, new_state
 from sniff_rules.tiles import (
     DOUBLE_SIX,
     FULL_SET_MASK,
@@ -43,17 +43,17 @@ from sniff_rules.tiles import (
 )
 
 
-def _check_move_seat(_instance: object, _attribute: object, seat: Seat) -> None:
+def _check_move_seat(_instance: object, _attribute: object, seat: Any) -> None:
     if type(seat) is not int or not 0 <= seat < MAX_PLAYERS:
         raise InvalidMoveError("TURN-2", f"a move names its seat as an int 0..{MAX_PLAYERS - 1}, got {seat!r}")
 
 
-def _check_move_tile(_instance: object, _attribute: object, tile: Tile) -> None:
+def _check_move_tile(_instance: object, _attribute: object, tile: Any) -> None:
     if not isinstance(tile, Tile):
         raise InvalidMoveError("TURN-1", f"a placement places a Tile, got {tile!r}")
 
 
-def _check_move_target(_instance: object, _attribute: object, target: AttachmentPoint | None) -> None:
+def _check_move_target(_instance: object, _attribute: object, target: Any) -> None:
     if target is not None and not isinstance(target, AttachmentPoint):
         raise InvalidMoveError("TURN-1", f"a placement's target is an AttachmentPoint or None, got {target!r}")
 
@@ -171,7 +171,9 @@ def _not_a_state(function: str, state: object) -> InvalidStateError:
     return InvalidStateError("FORMAT-3", f"{function} takes a State, got {got}")
 
 
-def legal_moves(state: State) -> tuple[Move, ...]:
+@overload  # type: ignore[misc]  # the typed face; the body takes Any to refuse by rule (_fast: checked calls)
+def legal_moves(state: State) -> tuple[Move, ...]: ...
+def legal_moves(state: Any) -> tuple[Move, ...]:
     """Every move the seat to move may make; empty once the round or match is over.
 
     >>> from sniff_rules.rules import Rules
@@ -180,20 +182,14 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     >>> legal_moves(state)[:2]
     (Place(3, Tile(0, 1)), Place(3, Tile(2, 5)))
     """
-    try:
-        if state.phase is not _PLAYING:
-            if type(state) is not State:
-                raise _not_a_state("legal_moves", state)
-            return ()
-        seat = state.to_move
-        layout = state.layout
-        hand = state.hand_masks[seat] if state.drawn < 0 else 1 << state.drawn  # DRAW-2
-        open_ids = layout.open_point_ids
-    except AttributeError:
-        # A State has every attribute read above; only another value lands here.
-        if type(state) is State:
-            raise
-        raise _not_a_state("legal_moves", state) from None
+    if type(state) is not State:
+        raise _not_a_state("legal_moves", state)
+    if state.phase is not _PLAYING:
+        return ()
+    seat = state.to_move
+    layout = state.layout
+    hand = state.hand_masks[seat] if state.drawn < 0 else 1 << state.drawn  # DRAW-2
+    open_ids = layout.open_point_ids
     if not open_ids:
         leads = _LEADS[seat]  # OPEN-3: an empty table; any tile may lead
         return tuple([leads[index] for index in indices_of_mask(hand)])
@@ -214,7 +210,9 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     return (_PASSES[seat],)  # PASS-1
 
 
-def apply(state: State, move: Move) -> State:
+@overload  # type: ignore[misc]  # the typed face; the body takes Any to refuse by rule (_fast: checked calls)
+def apply(state: State, move: Move) -> State: ...
+def apply(state: Any, move: Any) -> State:
     """The state after ``move``; raises :class:`IllegalMoveError` if it is not legal.
 
     A value that is no move at all raises :class:`InvalidMoveError`, and
@@ -237,41 +235,37 @@ def apply(state: State, move: Move) -> State:
     ...
     sniff_rules.errors.IllegalMoveError: TURN-2: seat 3 moved, but it is seat 0's turn
     """
-    try:
-        phase = state.phase
-        seat = state.to_move
-        # Exact types, not isinstance: the classes are final in effect, and this
-        # is the cheapest test on the hot path. Each branch returns only for the
-        # seat to move; every other seat falls through to the one TURN-2 refusal.
-        if phase is _PLAYING:
-            if type(move) is Place:
-                if move.seat == seat:
-                    return _apply_place(state, seat, move)
-            elif type(move) is Draw:
-                if move.seat == seat:
-                    return _apply_draw(state, seat)
-            elif type(move) is Pass:
-                if move.seat == seat:
-                    return _apply_pass(state, seat)
-            else:
-                raise InvalidMoveError("TURN-1", f"a move is a Place, Draw or Pass, got {described(move, 200)}")
-    except AttributeError:
-        # A State has every attribute the move reads; only another value lands here.
-        if type(state) is State:
-            raise
-        raise _not_a_state("apply", state) from None
     if type(state) is not State:
         raise _not_a_state("apply", state)
+    phase = state.phase
+    seat = state.to_move
+    # Exact types, not isinstance: the classes are final in effect, and this
+    # is the cheapest test on the hot path. Each branch returns only for the
+    # seat to move; every other seat is refused by _refuse_seat.
     if phase is _PLAYING:
-        if move.seat >= state.rules.players:
-            # One rule per condition (CONV-3): a seat the table does not have is SETUP-2, for a move as for a deal.
-            raise IllegalMoveError(
-                "SETUP-2", f"seat {move.seat} moved, but the table has seats 0..{state.rules.players - 1}"
-            )
-        raise IllegalMoveError("TURN-2", f"seat {move.seat} moved, but it is seat {seat}'s turn")
+        if type(move) is Place:
+            if move.seat == seat:
+                return _apply_place(state, seat, move)
+        elif type(move) is Draw:
+            if move.seat == seat:
+                return _apply_draw(state, seat)
+        elif type(move) is Pass:
+            if move.seat == seat:
+                return _apply_pass(state, seat)
+        else:
+            raise InvalidMoveError("TURN-1", f"a move is a Place, Draw or Pass, got {described(move, 200)}")
+        _refuse_seat(state, move.seat)
     if phase is Phase.MATCH_OVER:
         raise IllegalMoveError("MATCH-2", f"the match is over; side {state.winner} won; {move!s:.200} is refused")
     raise IllegalMoveError("END-1", f"round {state.round_number} is over; deal the next round before {move!s:.200}")
+
+
+def _refuse_seat(state: State, moved: Seat) -> NoReturn:
+    """The refusal of a move by a seat that is not to move."""
+    if moved >= state.rules.players:
+        # One rule per condition (CONV-3): a seat the table does not have is SETUP-2, for a move as for a deal.
+        raise IllegalMoveError("SETUP-2", f"seat {moved} moved, but the table has seats 0..{state.rules.players - 1}")
+    raise IllegalMoveError("TURN-2", f"seat {moved} moved, but it is seat {state.to_move}'s turn")
 
 
 def _apply_place(state: State, seat: Seat, move: Place) -> State:
@@ -301,7 +295,7 @@ def _apply_place(state: State, seat: Seat, move: Place) -> State:
         except (KeyError, ValueError):
             # place_on refuses a tile that does not match or a point that is
             # not open; the caller sees only the rule, not the look-up that failed.
-            raise placement_refusal(layout, index, point_id) from None
+            raise unchained(placement_refusal(layout, index, point_id)) from None
     changed: list[int] = list(hands)  # cheaper than slicing around the seat
     changed[seat] = left = hand ^ 1 << index
     hands = hand_masks_of(changed)
@@ -316,7 +310,7 @@ def _apply_place(state: State, seat: Seat, move: Place) -> State:
         scores = tuple(raised)
         if score >= rules.target:
             # MATCH-1: the match ends at once, mid-round included, with no settlement.
-            return _construct_state(
+            return new_state(
                 context=state.context,
                 phase=Phase.MATCH_OVER,
                 to_move=seat,  # CONV-4: the winning placer
@@ -333,7 +327,7 @@ def _apply_place(state: State, seat: Seat, move: Place) -> State:
         return _end_round(state, hands, layout, scores, finisher=None)  # BLOCK-1: no seat can place
     # By position, in the fields' order (context, phase, to_move, hand_masks, boneyard_ids, layout, scores):
     # keywords cost a name match each on the one call every placement makes.
-    return _construct_state(state.context, _PLAYING, rules.next_seats[seat], hands, boneyard, layout, scores)  # TURN-1
+    return new_state(state.context, _PLAYING, rules.next_seats[seat], hands, boneyard, layout, scores)  # TURN-1
 
 
 def _apply_draw(state: State, seat: Seat) -> State:
@@ -358,7 +352,7 @@ def _apply_draw(state: State, seat: Seat) -> State:
     if drawn < 0 and not boneyard and not _held(hands) & fits:
         return _end_round(state, hands, layout, state.scores, finisher=None, boneyard=boneyard)  # BLOCK-1
     # By position, as in _apply_place: (context, phase, to_move, hand_masks, boneyard_ids, layout, scores, drawn).
-    return _construct_state(state.context, _PLAYING, seat, hands, boneyard, layout, state.scores, drawn)
+    return new_state(state.context, _PLAYING, seat, hands, boneyard, layout, state.scores, drawn)
 
 
 def _apply_pass(state: State, seat: Seat) -> State:
@@ -368,7 +362,7 @@ def _apply_pass(state: State, seat: Seat) -> State:
         raise IllegalMoveError("PASS-1", f"seat {seat} can place a tile; a pass is only for a player who cannot")
     if state.boneyard_ids:
         raise IllegalMoveError("PASS-1", f"the boneyard has {len(state.boneyard_ids)} tiles; draw before passing")
-    return _construct_state(
+    return new_state(
         context=state.context,
         phase=_PLAYING,
         to_move=state.context.rules.next_seats[seat],  # TURN-1
@@ -406,14 +400,9 @@ def _end_round(
         hands=tuple([tiles_of_mask(h) for h in hands]),
         settlement=settlement,
     )
-    return _construct_state(
-        context=construct_context(
-            rules=rules,
-            round_number=context.round_number,
-            opener=context.opener,
-            source=context.source,
-            lot=context.lot,
-            last_round=result,
+    return new_state(
+        context=RoundContext.__new__(
+            RoundContext, rules, context.round_number, context.opener, context.source, context.lot, result
         ),
         phase=Phase.ROUND_OVER,
         to_move=state.to_move,  # CONV-4: the seat that moved last

@@ -14,7 +14,8 @@ Point ids: ``tile index * 6 + port``; sorting them sorts by tile, then port.
 from __future__ import annotations
 
 import enum
-from typing import TYPE_CHECKING, Final, NewType
+from collections.abc import Callable
+from typing import Any, Final, NewType, cast
 
 import attrs
 
@@ -25,12 +26,9 @@ from sniff_rules.tiles import DOUBLE_SIX, TILE_COUNT, Pip, Tile
 PointId = NewType("PointId", int)
 """``tile index * 6 + port``: an attachment point as one small int."""
 
-if TYPE_CHECKING:
-
-    def point_ids_of(ids: list[int]) -> tuple[PointId, ...]:
-        """The ids as a tuple of :data:`PointId` (at run time, ``tuple`` itself: no cost)."""
-else:
-    point_ids_of = tuple
+# ``tuple`` itself, typed for mypy, as tiles.hand_masks_of is.
+point_ids_of: Final = cast("Callable[[list[int]], tuple[PointId, ...]]", tuple)
+"""The ids as a tuple of :data:`PointId` (at run time, ``tuple`` itself: no cost)."""
 
 
 class Port(enum.IntEnum):
@@ -74,9 +72,16 @@ def _to_port(port: object) -> Port:
     return Port(port)
 
 
-def _check_point_tile(_instance: object, _attribute: object, tile: Tile) -> None:
+def _check_point_tile(_instance: object, _attribute: object, tile: Any) -> None:
     if not isinstance(tile, Tile):
         raise InvalidMoveError("FORMAT-3", f"an attachment point is on a Tile, got {tile!r}")
+
+
+def _check_port_of_tile(point: Any, _attribute: object, port: Any) -> None:
+    tile = point.tile
+    if tile.is_double == (port <= Port.HIGH):
+        kind = "double" if tile.is_double else "non-double"
+        raise InvalidMoveError("PLACE-2", f"a {kind} like {tile} has no {port.label} port")
 
 
 def _shared_point(tile: Tile, port: Port) -> AttachmentPoint:
@@ -96,19 +101,15 @@ class AttachmentPoint:
     """
 
     tile: Tile = attrs.field(validator=_check_point_tile)
-    port: Port = attrs.field(converter=_to_port)
+    # The validator is given here, not with @port.validator: mypyc compiles this class body and drops
+    # a validator registered by decorating a method.
+    port: Port = attrs.field(converter=_to_port, validator=_check_port_of_tile)
     id: PointId = attrs.field(init=False, eq=False, order=False, hash=False, repr=False)
     """This point as one int, ``tile.index * 6 + port``; stored because
     ``apply`` reads it on every placement."""
 
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "id", self.tile.index * PORTS + self.port)
-
-    @port.validator
-    def _check_port(self, _attribute: object, port: Port) -> None:
-        if self.tile.is_double == (port <= Port.HIGH):
-            kind = "double" if self.tile.is_double else "non-double"
-            raise InvalidMoveError("PLACE-2", f"a {kind} like {self.tile} has no {port.label} port")
 
     @classmethod
     def from_id(cls, point_id: int) -> AttachmentPoint:

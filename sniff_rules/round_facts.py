@@ -7,11 +7,12 @@ fields; the last settled round is a :class:`RoundResult` in that context.
 
 from __future__ import annotations
 
-from typing import Final, final
+from typing import Any, Final, final
 
 import attrs
 
-from sniff_rules._fast import constructor, fast_frozen
+from sniff_rules._fast import constructor, fast_frozen, refuse_unstorable
+from sniff_rules._value_class import value_class
 from sniff_rules.errors import InvalidStateError
 from sniff_rules.randomness import LotRound, RandomSource, check_source
 from sniff_rules.rules import Rules, Seat, check_seat
@@ -19,7 +20,7 @@ from sniff_rules.scoring import Settlement
 from sniff_rules.tiles import Tile
 
 
-def _check_round_result(result: RoundResult) -> None:
+def _check_round_result(result: Any) -> None:
     if type(result.round_number) is not int or result.round_number < 1:
         raise InvalidStateError("FORMAT-3", f"round_number counts from 1, got {result.round_number!r}")
     if result.finisher is not None and type(result.finisher) is not int:
@@ -62,7 +63,7 @@ def _is_lot(lot: object) -> bool:
     )
 
 
-def _check_context(context: RoundContext) -> None:
+def _check_context(context: Any) -> None:
     if not isinstance(context.rules, Rules):
         raise InvalidStateError("FORMAT-3", f"rules is a Rules value, got {context.rules!r}")
     if type(context.round_number) is not int or context.round_number < 1:
@@ -77,8 +78,7 @@ def _check_context(context: RoundContext) -> None:
 
 
 @final
-@fast_frozen(check=_check_context)
-@attrs.frozen(weakref_slot=False)
+@value_class(frozen=True, auto_attribs=True, slots=False, weakref_slot=False)
 class RoundContext:
     """What stays fixed through a round: the rules, the round's number and
     opener, the lot that chose the opener (empty when the finisher opens,
@@ -95,8 +95,47 @@ class RoundContext:
     lot: tuple[LotRound, ...] = ()
     last_round: RoundResult | None = None
 
+    def __new__(
+        cls,
+        rules: object,
+        round_number: object,
+        opener: object,
+        source: object = None,
+        lot: object = (),
+        last_round: object = None,
+    ) -> RoundContext:
+        """A context of these fields, unchecked: ``RoundContext.__new__(RoundContext, ...)`` is how the
+        engine builds one. Runs in the compiled build only, as :meth:`State.__new__
+        <sniff_rules.state.State.__new__>` does."""
+        if (
+            not isinstance(rules, Rules)
+            or type(round_number) is not int
+            or type(opener) is not int
+            or type(lot) is not tuple
+            or (last_round is not None and not isinstance(last_round, RoundResult))
+        ):
+            refuse_unstorable(
+                _check_context,
+                rules=rules,
+                round_number=round_number,
+                opener=opener,
+                source=source,
+                lot=lot,
+                last_round=last_round,
+            )
+        context = object.__new__(cls)
+        object.__setattr__(context, "rules", rules)
+        object.__setattr__(context, "round_number", round_number)
+        object.__setattr__(context, "opener", opener)
+        object.__setattr__(context, "source", source)
+        object.__setattr__(context, "lot", lot)
+        object.__setattr__(context, "last_round", last_round)
+        return context
 
-construct_context: Final = constructor(RoundContext)
-"""RoundContext(...) for the engine's deals and round ends, without the public check."""
+    def _check_fields(self) -> None:
+        """What ``RoundContext(...)`` checks, and ``RoundContext.__new__(RoundContext, ...)`` does not."""
+        _check_context(self)
+
+
 construct_result: Final = constructor(RoundResult)
 """RoundResult(...) for the engine's round ends, without the public check."""

@@ -10,7 +10,7 @@ proves (see ``tests/test_contracts.py``).
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final, overload
 
 import attrs
 
@@ -65,7 +65,9 @@ class PlayScore:
     points: int
 
 
-def score_play(layout: Layout) -> PlayScore:
+@overload  # type: ignore[misc]  # the typed face; the body takes Any to refuse by rule (_fast: checked calls)
+def score_play(layout: Layout) -> PlayScore: ...
+def score_play(layout: Any) -> PlayScore:
     """The end count of ``layout`` and the points the placement that made it scores.
 
     >>> from sniff_rules.tiles import Tile
@@ -91,7 +93,9 @@ class Settlement:
     side_deductions: tuple[int, ...] = attrs.field(validator=is_tuple)
 
 
-def settle_round(rules: Rules, hands: tuple[tuple[Tile, ...], ...]) -> Settlement:
+@overload  # type: ignore[misc]  # the typed face; the body takes Any to refuse by rule (_fast: checked calls)
+def settle_round(rules: Rules, hands: tuple[tuple[Tile, ...], ...]) -> Settlement: ...
+def settle_round(rules: Any, hands: Any) -> Settlement:
     """Each hand rounded on its own, then summed per side (SETTLE-1, SETTLE-2).
 
     The finisher's empty hand costs 0 and nobody is credited with another

@@ -10,18 +10,16 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from typing import Final, TypeAlias, final
+from typing import Any, Final, TypeAlias, final, overload
 
-import attrs
-
-from sniff_rules._fast import constructor, fast_frozen
+from sniff_rules._fast import constructor, is_native, refuse_unstorable
+from sniff_rules._value_class import value_class
 from sniff_rules.errors import InvalidStateError, described
 from sniff_rules.layout import Layout
 from sniff_rules.randomness import LotRound, RandomSource, SplitMix64, check_source, draw_lot, shuffled
 from sniff_rules.round_facts import (
     RoundContext as RoundContext,
     RoundResult as RoundResult,
-    construct_context as construct_context,
     construct_result as construct_result,
 )
 from sniff_rules.rules import Rules, Seat, Side, check_seat
@@ -56,7 +54,7 @@ class Phase(enum.Enum):
         return f"Phase.{self.name}"
 
 
-def _check_state_fields(state: State) -> None:
+def _check_state_fields(state: Any) -> None:
     """The shape of a State built by a public call (FORMAT-3); whether legal
     play reaches it is another question."""
     context = state.context
@@ -109,8 +107,7 @@ def _mask_of_hand(tiles: TilesText, what: str) -> HandMask:
 
 
 @final
-@fast_frozen(check=_check_state_fields)
-@attrs.frozen(repr=False, weakref_slot=False)
+@value_class(frozen=True, auto_attribs=True, slots=False, repr=False, weakref_slot=False)
 class State:
     """A position of a match of American Sniff.
 
@@ -142,6 +139,64 @@ hands=('[0|1] [2|2]', '[3|4]'), boneyard='[5|5]', layout='[1|1]', scores=(0, 0))
     drawn: TileIndex = NO_TILE
     winner: Side | None = None
 
+    def __new__(
+        cls,
+        context: object,
+        phase: object,
+        to_move: object,
+        hand_masks: object,
+        boneyard_ids: object,
+        layout: object,
+        scores: object,
+        drawn: object = NO_TILE,
+        winner: object = None,
+    ) -> State:
+        """A state of these fields, unchecked: ``State.__new__(State, ...)`` is how the engine builds one.
+
+        This body runs in the compiled build; the interpreted build replaces it
+        (:func:`sniff_rules._fast.frozen_value`). A field of a type the value cannot
+        hold is refused here by the public check, as the interpreted build refuses it.
+        """
+        if (
+            type(context) is not RoundContext
+            or type(phase) is not Phase
+            or type(to_move) is not int
+            or type(hand_masks) is not tuple
+            or type(boneyard_ids) is not tuple
+            or type(layout) is not Layout
+            or type(scores) is not tuple
+            or type(drawn) is not int
+            or (winner is not None and type(winner) is not int)
+        ):
+            refuse_unstorable(
+                _check_state_fields,
+                context=context,
+                phase=phase,
+                to_move=to_move,
+                hand_masks=hand_masks,
+                boneyard_ids=boneyard_ids,
+                layout=layout,
+                scores=scores,
+                drawn=drawn,
+                winner=winner,
+            )
+        state = object.__new__(cls)
+        object.__setattr__(state, "context", context)
+        object.__setattr__(state, "phase", phase)
+        object.__setattr__(state, "to_move", to_move)
+        object.__setattr__(state, "hand_masks", hand_masks)
+        object.__setattr__(state, "boneyard_ids", boneyard_ids)
+        object.__setattr__(state, "layout", layout)
+        object.__setattr__(state, "scores", scores)
+        object.__setattr__(state, "drawn", drawn)
+        object.__setattr__(state, "winner", winner)
+        return state
+
+    def _check_fields(self) -> None:
+        """What ``State(...)`` checks, and ``State.__new__(State, ...)`` does not (FORMAT-3, SETUP-2, TURN-1)."""
+        _check_state_fields(self)
+
+    @overload  # type: ignore[misc]  # the typed face; the body takes Any to refuse by rule (_fast: checked calls)
     @classmethod
     def create(
         cls,
@@ -160,6 +215,25 @@ hands=('[0|1] [2|2]', '[3|4]'), boneyard='[5|5]', layout='[1|1]', scores=(0, 0))
         lot: tuple[LotRound, ...] = (),
         last_round: RoundResult | None = None,
         winner: Side | None = None,
+    ) -> State: ...
+    @classmethod
+    def create(
+        cls,
+        *,
+        rules: Any,
+        hands: Any,
+        boneyard: Any,
+        layout: Any = Layout.EMPTY,
+        scores: Any = None,
+        round_number: Any = 1,
+        opener: Any = 0,
+        to_move: Any = None,
+        phase: Any = Phase.PLAYING,
+        drawn: Any = None,
+        source: Any = None,
+        lot: Any = (),
+        last_round: Any = None,
+        winner: Any = None,
     ) -> State:
         """A state from its facts by name, with tiles as values or text.
 
@@ -282,11 +356,36 @@ hands=('[0|1] [2|2]', '[3|4]'), boneyard='[5|5]', layout='[1|1]', scores=(0, 0))
         return self.scores[self.rules.side_of(seat)]
 
 
+def new_state(
+    context: RoundContext,
+    phase: Phase,
+    to_move: Seat,
+    hand_masks: tuple[HandMask, ...],
+    boneyard_ids: tuple[TileIndex, ...],
+    layout: Layout,
+    scores: tuple[int, ...],
+    drawn: TileIndex = NO_TILE,
+    winner: Side | None = None,
+) -> State:
+    """``State(...)`` without the public check, for the engine, which builds from values it holds good.
+
+    Compiled, this is a direct call of the native ``__new__``. Interpreted, the module
+    binds the name to the generated constructor instead (below), one call cheaper.
+    """
+    return State.__new__(State, context, phase, to_move, hand_masks, boneyard_ids, layout, scores, drawn, winner)
+
+
+if not is_native(State):
+    globals()["new_state"] = constructor(State)
+
+
 PositionKey: TypeAlias = tuple[object, ...]
 """A hashable key of what decides a position's future; see :func:`position_key`."""
 
 
-def position_key(state: State) -> PositionKey:
+@overload  # type: ignore[misc]  # the typed face; the body takes Any to refuse by rule (_fast: checked calls)
+def position_key(state: State) -> PositionKey: ...
+def position_key(state: Any) -> PositionKey:
     """What decides the rest of the match from ``state``, for transposition tables.
 
     Leaves out the random source, the lot, the last round, the round number,
@@ -318,10 +417,6 @@ def position_key(state: State) -> PositionKey:
     )
 
 
-_construct_state: Final = constructor(State)
-"""State(...) for the engine, without type.__call__ and the public check."""
-
-
 def _check_order(order: object) -> tuple[TileIndex, ...]:
     if not isinstance(order, tuple) or len(order) != TILE_COUNT:
         size = f" of {len(order)}" if isinstance(order, tuple) else ""
@@ -340,7 +435,7 @@ def _check_order(order: object) -> tuple[TileIndex, ...]:
 
 
 def _choose_opener(
-    rules: Rules, opener: Seat | None, source: RandomSource | None
+    rules: Rules, opener: object, source: RandomSource | None
 ) -> tuple[Seat, tuple[LotRound, ...], RandomSource | None]:
     if opener is not None:
         return check_seat(rules, opener, "SETUP-2", InvalidStateError), (), source
@@ -374,10 +469,8 @@ def _deal(
         bits = tuple([_BIT[index] for index in _check_order(order)])
     size = rules.hand_size
     dealt = rules.players * size
-    return _construct_state(
-        context=construct_context(
-            rules=rules, round_number=round_number, opener=opener, source=source, lot=lot, last_round=last_round
-        ),
+    return new_state(
+        context=RoundContext.__new__(RoundContext, rules, round_number, opener, source, lot, last_round),
         phase=Phase.PLAYING,
         to_move=opener,
         hand_masks=hand_masks_of([sum(bits[start : start + size]) for start in range(0, dealt, size)]),
@@ -387,6 +480,7 @@ def _deal(
     )
 
 
+@overload  # type: ignore[misc]  # the typed face; the body takes Any to refuse by rule (_fast: checked calls)
 def new_match(
     rules: Rules,
     seed: int | None = None,
@@ -394,7 +488,8 @@ def new_match(
     source: RandomSource | None = None,
     order: tuple[Tile, ...] | None = None,
     opener: Seat | None = None,
-) -> State:
+) -> State: ...
+def new_match(rules: Any, seed: Any = None, *, source: Any = None, order: Any = None, opener: Any = None) -> State:
     """The first deal of a match.
 
     Give a ``seed`` (or an injected ``source``, not both) and the lot and
@@ -419,7 +514,9 @@ def new_match(
     return _deal(rules, 1, first, lot, order, source, (0,) * rules.sides, None)
 
 
-def next_round(state: State, *, order: tuple[Tile, ...] | None = None, opener: Seat | None = None) -> State:
+@overload  # type: ignore[misc]  # the typed face; the body takes Any to refuse by rule (_fast: checked calls)
+def next_round(state: State, *, order: tuple[Tile, ...] | None = None, opener: Seat | None = None) -> State: ...
+def next_round(state: Any, *, order: Any = None, opener: Any = None) -> State:
     """Deal the next round after a settled one (OPEN-2).
 
     The finisher opens; after a block a new lot picks the opener, unless

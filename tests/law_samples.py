@@ -7,8 +7,10 @@ from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 import attrs
+import pytest
 
-from sniff_rules._fast import constructor
+from sniff_rules._fast import constructor, is_native
+from sniff_rules.errors import SniffError
 from sniff_rules.moves import Draw, Move, Pass, Place, apply
 from sniff_rules.play.bots import random_move
 from sniff_rules.randomness import RandomSource, SplitMix64
@@ -63,7 +65,14 @@ def evolved(value: T, **changes: Any) -> T:
     cls: Any = type(value)
     if "_construct" in vars(cls):
         fields = {field.name: getattr(value, field.name) for field in attrs.fields(cls)}
-        return cast(T, constructor(cls)(**{**fields, **changes}))
+        try:
+            return cast(T, constructor(cls)(**{**fields, **changes}))
+        except SniffError:
+            # The compiled build's native values refuse, even unchecked, a field they cannot hold:
+            # such a value does not exist there, so no law has to catch it.
+            if not is_native(cls):
+                raise
+            pytest.skip(f"a compiled {cls.__name__} cannot hold {changes!r:.80}")
     original: Any = value
     return cast(T, attrs.evolve(original, **changes))
 

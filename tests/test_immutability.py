@@ -20,7 +20,7 @@ import attrs
 import pytest
 
 import sniff_rules
-from sniff_rules._fast import constructor, fast_frozen, sealed, unchecked_constructor
+from sniff_rules._fast import constructor, fast_frozen, is_native, sealed, unchecked_constructor
 from sniff_rules.draw.geometry import Bounds, LayoutGeometry, PointGeometry, TileGeometry, geometry
 from sniff_rules.draw.tally import PaperTally, paper_tally
 from sniff_rules.layout import AttachmentPoint, Connection, Contribution, Layout, Placement, Port
@@ -382,6 +382,8 @@ _GENERATED: list[tuple[type[Any], Any]] = [
     *(
         (cls, function)
         for cls in (State, RoundContext, RoundResult, Layout, SplitMix64)
+        # The compiled build's State, RoundContext and Layout are native: nothing of theirs is generated.
+        if not is_native(cls)
         for function in (cls.__new__, constructor(cls))
     ),
     *((cls, unchecked_constructor(cls)) for cls in (Dealt, Placed, Drew, Passed, RoundEnded, MatchWon)),
@@ -493,7 +495,7 @@ def test_a_traceback_through_a_generated_function_shows_its_line(monkeypatch: py
     class Pair:
         first: int
 
-    for cls in (State, Pair):
+    for cls in (Pair,) if is_native(State) else (State, Pair):
         build: Any = constructor(cls)
         monkeypatch.setitem(build.__globals__, "_new_object", _refuse)
         with pytest.raises(RuntimeError) as caught:

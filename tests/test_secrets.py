@@ -159,9 +159,9 @@ def _bot_cases() -> dict[str, Callable[[], object]]:
     cases["random_move given a view"] = lambda: random_move(VIEW, SOURCE)  # type: ignore[arg-type]
     cases["random_move given the state as its source"] = lambda: random_move(STATE, STATE)  # type: ignore[arg-type]
     cases["play_out given a view"] = lambda: play_out(VIEW, SOURCE)  # type: ignore[arg-type]
-    cases["legal_moves given a view"] = lambda: legal_moves(VIEW)  # type: ignore[arg-type]
-    cases["apply given a view"] = lambda: apply(VIEW, legal_moves(STATE)[0])  # type: ignore[arg-type]
-    cases["apply given the state as a move"] = lambda: apply(STATE, STATE)  # type: ignore[arg-type]
+    cases["legal_moves given a view"] = lambda: legal_moves(VIEW)  # type: ignore[call-overload]
+    cases["apply given a view"] = lambda: apply(VIEW, legal_moves(STATE)[0])  # type: ignore[call-overload]
+    cases["apply given the state as a move"] = lambda: apply(STATE, STATE)  # type: ignore[call-overload]
     return cases
 
 

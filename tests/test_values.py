@@ -238,7 +238,7 @@ def test_a_refusal_quotes_a_scalar_cut_to_forty_characters_and_names_anything_el
 def test_a_long_text_given_for_a_state_is_quoted_to_two_hundred_characters() -> None:
     """FORMAT-3: ``legal_moves`` given a string names its type and quotes it cut to 200 characters."""
     with pytest.raises(InvalidStateError) as refused:
-        legal_moves("s" * 300)  # type: ignore[arg-type]
+        legal_moves("s" * 300)  # type: ignore[call-overload]
     assert f"FORMAT-3: legal_moves takes a State, got str: {repr('s' * 300)[:200]}" == str(refused.value)
 
 
@@ -246,7 +246,7 @@ def test_a_long_text_given_for_a_move_is_quoted_to_two_hundred_characters() -> N
     """TURN-1: ``apply`` given a string for a move quotes it cut to 200 characters, and refuses it as no move."""
     state = new_match(Rules.standard(4), seed=3)
     with pytest.raises(InvalidMoveError) as refused:
-        apply(state, "m" * 300)  # type: ignore[arg-type]
+        apply(state, "m" * 300)  # type: ignore[call-overload]
     assert f"TURN-1: a move is a Place, Draw or Pass, got {repr('m' * 300)[:200]}" == str(refused.value)
 
 
