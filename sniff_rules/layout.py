@@ -323,19 +323,19 @@ class Layout:
 Layout.EMPTY = Layout()
 
 
-def new_layout(
+def _new_layout(
     placements: tuple[Placement, ...],
     open_point_ids: tuple[PointId, ...],
     end_count: int,
     sniff: TileIndex,
     placed_mask: int,
 ) -> Layout:
-    """``Layout(...)`` without the public check, for the hot path; bound as :func:`~sniff_rules.state.new_state` is."""
+    """``Layout(...)`` without the public check, for the hot path; bound as ``state._new_state`` is."""
     return Layout.__new__(Layout, placements, open_point_ids, end_count, sniff, placed_mask)
 
 
 if not is_native(Layout):
-    globals()["new_layout"] = constructor(Layout)
+    globals()["_new_layout"] = constructor(Layout)
 
 
 def check_target(layout: Layout, index: TileIndex, point_id: PointId) -> None:
@@ -403,7 +403,7 @@ def place_on(layout: Layout, index: TileIndex, point_id: PointId) -> Layout:
         open_ids.sort()
     # By position, in the fields' order (placements, open_point_ids, end_count, sniff, placed_mask): keywords
     # cost a name match each on the one call every attachment makes.
-    return new_layout(
+    return _new_layout(
         layout.placements + (placement,),  # noqa: RUF005 - hot path: cheaper than unpacking
         point_ids_of(open_ids),
         count,

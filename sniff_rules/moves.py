@@ -28,7 +28,7 @@ from sniff_rules.layout import (
 )
 from sniff_rules.rules import MAX_PLAYERS, Seat
 from sniff_rules.scoring import settle_masks
-from sniff_rules.state import Phase, RoundContext, State, construct_result, new_state
+from sniff_rules.state import Phase, RoundContext, State, _new_state, construct_result
 from sniff_rules.tiles import (
     DOUBLE_SIX,
     FULL_SET_MASK,
@@ -310,7 +310,7 @@ def _apply_place(state: State, seat: Seat, move: Place) -> State:
         scores = tuple(raised)
         if score >= rules.target:
             # MATCH-1: the match ends at once, mid-round included, with no settlement.
-            return new_state(
+            return _new_state(
                 context=state.context,
                 phase=Phase.MATCH_OVER,
                 to_move=seat,  # CONV-4: the winning placer
@@ -327,7 +327,7 @@ def _apply_place(state: State, seat: Seat, move: Place) -> State:
         return _end_round(state, hands, layout, scores, finisher=None)  # BLOCK-1: no seat can place
     # By position, in the fields' order (context, phase, to_move, hand_masks, boneyard_ids, layout, scores):
     # keywords cost a name match each on the one call every placement makes.
-    return new_state(state.context, _PLAYING, rules.next_seats[seat], hands, boneyard, layout, scores)  # TURN-1
+    return _new_state(state.context, _PLAYING, rules.next_seats[seat], hands, boneyard, layout, scores)  # TURN-1
 
 
 def _apply_draw(state: State, seat: Seat) -> State:
@@ -352,7 +352,7 @@ def _apply_draw(state: State, seat: Seat) -> State:
     if drawn < 0 and not boneyard and not _held(hands) & fits:
         return _end_round(state, hands, layout, state.scores, finisher=None, boneyard=boneyard)  # BLOCK-1
     # By position, as in _apply_place: (context, phase, to_move, hand_masks, boneyard_ids, layout, scores, drawn).
-    return new_state(state.context, _PLAYING, seat, hands, boneyard, layout, state.scores, drawn)
+    return _new_state(state.context, _PLAYING, seat, hands, boneyard, layout, state.scores, drawn)
 
 
 def _apply_pass(state: State, seat: Seat) -> State:
@@ -362,7 +362,7 @@ def _apply_pass(state: State, seat: Seat) -> State:
         raise IllegalMoveError("PASS-1", f"seat {seat} can place a tile; a pass is only for a player who cannot")
     if state.boneyard_ids:
         raise IllegalMoveError("PASS-1", f"the boneyard has {len(state.boneyard_ids)} tiles; draw before passing")
-    return new_state(
+    return _new_state(
         context=state.context,
         phase=_PLAYING,
         to_move=state.context.rules.next_seats[seat],  # TURN-1
@@ -400,7 +400,7 @@ def _end_round(
         hands=tuple([tiles_of_mask(h) for h in hands]),
         settlement=settlement,
     )
-    return new_state(
+    return _new_state(
         context=RoundContext.__new__(
             RoundContext, rules, context.round_number, context.opener, context.source, context.lot, result
         ),

@@ -356,7 +356,7 @@ hands=('[0|1] [2|2]', '[3|4]'), boneyard='[5|5]', layout='[1|1]', scores=(0, 0))
         return self.scores[self.rules.side_of(seat)]
 
 
-def new_state(
+def _new_state(
     context: RoundContext,
     phase: Phase,
     to_move: Seat,
@@ -376,7 +376,7 @@ def new_state(
 
 
 if not is_native(State):
-    globals()["new_state"] = constructor(State)
+    globals()["_new_state"] = constructor(State)
 
 
 PositionKey: TypeAlias = tuple[object, ...]
@@ -469,7 +469,7 @@ def _deal(
         bits = tuple([_BIT[index] for index in _check_order(order)])
     size = rules.hand_size
     dealt = rules.players * size
-    return new_state(
+    return _new_state(
         context=RoundContext.__new__(RoundContext, rules, round_number, opener, source, lot, last_round),
         phase=Phase.PLAYING,
         to_move=opener,
