@@ -237,12 +237,13 @@ def frozen_value(*, repr: bool = True, **_read_by_type_checkers: object) -> Call
     return build
 
 
-def refuse_unstorable(check: Callable[[Any], None], **fields: object) -> NoReturn:
-    """Raise what ``check`` raises for a value of these fields, whose types a compiled value cannot hold.
+def refuse_unstorable(check: Callable[[Any], None], cls: type[Any], values: tuple[object, ...]) -> NoReturn:
+    """Raise what ``check`` raises for a ``cls`` of these field values, whose types a compiled value cannot hold.
 
     A native ``__new__`` calls it before storing a field of the wrong type, so that the compiled
     build refuses exactly as the interpreted one, whose public check sees the same fields.
     """
+    fields = dict(zip((field.name for field in attrs.fields(cls)), values, strict=True))
     check(types.SimpleNamespace(**fields))
     wrong = ", ".join(f"{name} is {type(value).__name__}" for name, value in fields.items())
     raise InvalidStateError("FORMAT-3", f"a field holds a value of another type: {wrong}")

@@ -12,9 +12,7 @@ import re
 from bisect import insort
 from typing import Any, ClassVar, Final, final, overload
 
-import attrs
-
-from sniff_rules._fast import constructor, is_native, refuse_unstorable, sealed
+from sniff_rules._fast import constructor, is_native, refuse_unstorable
 from sniff_rules._value_class import value_class
 from sniff_rules.errors import IllegalMoveError, InvalidMoveError, InvalidStateError, NotationError, unchained
 from sniff_rules.points import (
@@ -23,6 +21,9 @@ from sniff_rules.points import (
     PORTS as PORTS,
     VALID_POINT_IDS as VALID_POINT_IDS,
     AttachmentPoint as AttachmentPoint,
+    Connection as Connection,
+    Contribution as Contribution,
+    Placement as Placement,
     PointId as PointId,
     Port as Port,
     _port_value,
@@ -41,65 +42,6 @@ from sniff_rules.tiles import (
 )
 
 _LOW, _HIGH, _CHAIN_A, _CHAIN_B, _ARM_A, _ARM_B = range(PORTS)
-
-
-def _check_placed_tile(_instance: object, _attribute: object, tile: Any) -> None:
-    if not isinstance(tile, Tile):
-        raise InvalidMoveError("FORMAT-3", f"a placement puts a Tile on the table, got {tile!r}")
-
-
-def _check_optional_target(_instance: object, _attribute: object, target: Any) -> None:
-    if target is not None and not isinstance(target, AttachmentPoint):
-        raise InvalidMoveError("FORMAT-3", f"a target is an AttachmentPoint, or None for the lead; got {target!r}")
-
-
-@sealed()
-@attrs.frozen(repr=False)
-class Placement:
-    """One tile put on the table: on ``target``, or as the lead when None."""
-
-    tile: Tile = attrs.field(validator=_check_placed_tile)
-    target: AttachmentPoint | None = attrs.field(validator=_check_optional_target)
-
-    def __repr__(self) -> str:
-        return f"Placement({self.tile!r}, {self.target!r})"
-
-    def __str__(self) -> str:
-        return f"{self.tile}" if self.target is None else f"{self.tile}>{self.target}"
-
-
-def _check_int(_instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
-    if type(value) is not int:
-        raise InvalidStateError("FORMAT-3", f"{attribute.name} is an int, got {value!r}")
-
-
-def _check_point(_instance: object, attribute: attrs.Attribute[Any], point: Any) -> None:
-    if not isinstance(point, AttachmentPoint):
-        raise InvalidStateError("FORMAT-3", f"{attribute.name} is an AttachmentPoint, got {point!r}")
-
-
-@sealed()
-@attrs.frozen
-class Contribution:
-    """One scored term of the end count: a tile and what it adds (COUNT-1..4)."""
-
-    tile: Tile = attrs.field(validator=_check_placed_tile)
-    value: int = attrs.field(validator=_check_int)
-
-    def __str__(self) -> str:
-        return f"{self.tile}: {self.value}"
-
-
-@sealed()
-@attrs.frozen
-class Connection:
-    """Two ports joined on the table, as the seed lists them."""
-
-    existing: AttachmentPoint = attrs.field(validator=_check_point)
-    placed: AttachmentPoint = attrs.field(validator=_check_point)
-
-    def __str__(self) -> str:
-        return f"{self.existing} - {self.placed}"
 
 
 def _check_layout_fields(layout: Any) -> None:
@@ -161,10 +103,7 @@ class Layout:
         sniff: object = NO_TILE,
         placed_mask: object = 0,
     ) -> Layout:
-        """A layout of these fields, unchecked: ``Layout.__new__(Layout, ...)`` is how the engine builds one.
-
-        Runs in the compiled build only, as :meth:`State.__new__ <sniff_rules.state.State.__new__>` does.
-        """
+        """Unchecked, for the engine; runs compiled only (the interpreted build replaces it: _fast.frozen_value)."""
         if (
             type(placements) is not tuple
             or type(open_point_ids) is not tuple
@@ -172,14 +111,7 @@ class Layout:
             or type(sniff) is not int
             or type(placed_mask) is not int
         ):
-            refuse_unstorable(
-                _check_layout_fields,
-                placements=placements,
-                open_point_ids=open_point_ids,
-                end_count=end_count,
-                sniff=sniff,
-                placed_mask=placed_mask,
-            )
+            refuse_unstorable(_check_layout_fields, cls, (placements, open_point_ids, end_count, sniff, placed_mask))
         layout = object.__new__(cls)
         object.__setattr__(layout, "placements", placements)
         object.__setattr__(layout, "open_point_ids", open_point_ids)

@@ -9,6 +9,10 @@ tile may be attached. Every point there is is built once, into
 on every placement instead of building points.
 
 Point ids: ``tile index * 6 + port``; sorting them sorts by tile, then port.
+
+A :class:`Placement` is a tile put on a point (or led), a :class:`Connection`
+which ports two placed tiles join by, a :class:`Contribution` one scored term
+of the end count; :mod:`sniff_rules.layout` keeps them and re-exports them.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from typing import Any, Final, NewType, cast
 import attrs
 
 from sniff_rules._fast import sealed
-from sniff_rules.errors import InvalidMoveError
+from sniff_rules.errors import InvalidMoveError, InvalidStateError
 from sniff_rules.tiles import DOUBLE_SIX, TILE_COUNT, Pip, Tile
 
 PointId = NewType("PointId", int)
@@ -150,3 +154,62 @@ POINT_VALUE: Final[tuple[int, ...]] = tuple(
     _port_value(DOUBLE_SIX[pid // PORTS], Port(pid % PORTS)) for pid in range(TILE_COUNT * PORTS)
 )
 VALID_POINT_IDS: Final = frozenset(PointId(pid) for pid, p in enumerate(_POINT_OR_NONE) if p is not None)
+
+
+def _check_placed_tile(_instance: object, _attribute: object, tile: Any) -> None:
+    if not isinstance(tile, Tile):
+        raise InvalidMoveError("FORMAT-3", f"a placement puts a Tile on the table, got {tile!r}")
+
+
+def _check_optional_target(_instance: object, _attribute: object, target: Any) -> None:
+    if target is not None and not isinstance(target, AttachmentPoint):
+        raise InvalidMoveError("FORMAT-3", f"a target is an AttachmentPoint, or None for the lead; got {target!r}")
+
+
+@sealed()
+@attrs.frozen(repr=False)
+class Placement:
+    """One tile put on the table: on ``target``, or as the lead when None."""
+
+    tile: Tile = attrs.field(validator=_check_placed_tile)
+    target: AttachmentPoint | None = attrs.field(validator=_check_optional_target)
+
+    def __repr__(self) -> str:
+        return f"Placement({self.tile!r}, {self.target!r})"
+
+    def __str__(self) -> str:
+        return f"{self.tile}" if self.target is None else f"{self.tile}>{self.target}"
+
+
+def _check_int(_instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if type(value) is not int:
+        raise InvalidStateError("FORMAT-3", f"{attribute.name} is an int, got {value!r}")
+
+
+def _check_point(_instance: object, attribute: attrs.Attribute[Any], point: Any) -> None:
+    if not isinstance(point, AttachmentPoint):
+        raise InvalidStateError("FORMAT-3", f"{attribute.name} is an AttachmentPoint, got {point!r}")
+
+
+@sealed()
+@attrs.frozen
+class Contribution:
+    """One scored term of the end count: a tile and what it adds (COUNT-1..4)."""
+
+    tile: Tile = attrs.field(validator=_check_placed_tile)
+    value: int = attrs.field(validator=_check_int)
+
+    def __str__(self) -> str:
+        return f"{self.tile}: {self.value}"
+
+
+@sealed()
+@attrs.frozen
+class Connection:
+    """Two ports joined on the table, as the seed lists them."""
+
+    existing: AttachmentPoint = attrs.field(validator=_check_point)
+    placed: AttachmentPoint = attrs.field(validator=_check_point)
+
+    def __str__(self) -> str:
+        return f"{self.existing} - {self.placed}"

@@ -1,4 +1,4 @@
-"""A round's facts: what stays fixed through it, and how it ended.
+"""A round's facts: what stays fixed through it, how it ended, and where the match stands.
 
 A :class:`~sniff_rules.state.State` holds its round's fixed facts in one
 :class:`RoundContext`, so that a move copies one reference instead of six
@@ -7,6 +7,7 @@ fields; the last settled round is a :class:`RoundResult` in that context.
 
 from __future__ import annotations
 
+import enum
 from typing import Any, Final, final
 
 import attrs
@@ -18,6 +19,20 @@ from sniff_rules.randomness import LotRound, RandomSource, check_source
 from sniff_rules.rules import Rules, Seat, check_seat
 from sniff_rules.scoring import Settlement
 from sniff_rules.tiles import Tile
+
+
+class Phase(enum.Enum):
+    """Where the match stands."""
+
+    PLAYING = "playing"
+    """A round is under way; :func:`~sniff_rules.moves.legal_moves` is non-empty."""
+    ROUND_OVER = "round-over"
+    """The round ended and was settled; :func:`next_round` deals the next."""
+    MATCH_OVER = "match-over"
+    """A side reached the target (MATCH-1); nothing more is accepted (MATCH-2)."""
+
+    def __repr__(self) -> str:
+        return f"Phase.{self.name}"
 
 
 def _check_round_result(result: Any) -> None:
@@ -104,9 +119,7 @@ class RoundContext:
         lot: object = (),
         last_round: object = None,
     ) -> RoundContext:
-        """A context of these fields, unchecked: ``RoundContext.__new__(RoundContext, ...)`` is how the
-        engine builds one. Runs in the compiled build only, as :meth:`State.__new__
-        <sniff_rules.state.State.__new__>` does."""
+        """Unchecked, for the engine; runs compiled only (the interpreted build replaces it: _fast.frozen_value)."""
         if (
             not isinstance(rules, Rules)
             or type(round_number) is not int
@@ -114,15 +127,7 @@ class RoundContext:
             or type(lot) is not tuple
             or (last_round is not None and not isinstance(last_round, RoundResult))
         ):
-            refuse_unstorable(
-                _check_context,
-                rules=rules,
-                round_number=round_number,
-                opener=opener,
-                source=source,
-                lot=lot,
-                last_round=last_round,
-            )
+            refuse_unstorable(_check_context, cls, (rules, round_number, opener, source, lot, last_round))
         context = object.__new__(cls)
         object.__setattr__(context, "rules", rules)
         object.__setattr__(context, "round_number", round_number)

@@ -8,7 +8,6 @@ properties give the same facts as :class:`~sniff_rules.tiles.Tile` values.
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Sequence
 from typing import Any, Final, TypeAlias, final, overload
 
@@ -18,6 +17,7 @@ from sniff_rules.errors import InvalidStateError, described
 from sniff_rules.layout import Layout
 from sniff_rules.randomness import LotRound, RandomSource, SplitMix64, check_source, draw_lot, shuffled
 from sniff_rules.round_facts import (
+    Phase as Phase,
     RoundContext as RoundContext,
     RoundResult as RoundResult,
     construct_result as construct_result,
@@ -31,27 +31,14 @@ from sniff_rules.tiles import (
     HandMask,
     Tile,
     TileIndex,
+    TilesText,
+    _mask_of_hand,
+    _tiles_given,
     hand_masks_of,
-    mask_of_tiles,
-    parse_tiles,
     tile_indices_of,
     tiles_of_mask,
     tiles_text,
 )
-
-
-class Phase(enum.Enum):
-    """Where the match stands."""
-
-    PLAYING = "playing"
-    """A round is under way; :func:`~sniff_rules.moves.legal_moves` is non-empty."""
-    ROUND_OVER = "round-over"
-    """The round ended and was settled; :func:`next_round` deals the next."""
-    MATCH_OVER = "match-over"
-    """A side reached the target (MATCH-1); nothing more is accepted (MATCH-2)."""
-
-    def __repr__(self) -> str:
-        return f"Phase.{self.name}"
 
 
 def _check_state_fields(state: Any) -> None:
@@ -81,29 +68,6 @@ def _check_state_fields(state: Any) -> None:
         raise InvalidStateError("FORMAT-3", f"drawn is a tile index or -1, got {state.drawn!r}")
     if state.winner is not None and (type(state.winner) is not int or not 0 <= state.winner < rules.sides):
         raise InvalidStateError("MATCH-1", f"the winner is a side 0..{rules.sides - 1} or None, got {state.winner!r}")
-
-
-TilesText: TypeAlias = "Sequence[Tile] | str"
-"""Tiles given as values, or as text such as ``'[0|5] [1|2]'``."""
-
-
-def _tiles_given(tiles: TilesText, what: str) -> tuple[Tile, ...]:
-    found = parse_tiles(tiles) if isinstance(tiles, str) else tiles
-    if not isinstance(found, (tuple, list)) or not all(isinstance(tile, Tile) for tile in found):
-        raise InvalidStateError("FORMAT-3", f"{what} is a sequence of tiles or their text, got {described(tiles)}")
-    return tuple(found)
-
-
-def _mask_of_hand(tiles: TilesText, what: str) -> HandMask:
-    hand = _tiles_given(tiles, what)
-    mask = mask_of_tiles(hand)
-    if mask.bit_count() != len(hand):
-        # Entries, not tiles: a hand is a secret a refusal must not show.
-        first = next(index for index, tile in enumerate(hand) if hand.index(tile) != index)
-        raise InvalidStateError(
-            "SETUP-1", f"{what} holds a tile twice: entries {hand.index(hand[first])} and {first} are one tile"
-        )
-    return mask
 
 
 @final
@@ -151,12 +115,7 @@ hands=('[0|1] [2|2]', '[3|4]'), boneyard='[5|5]', layout='[1|1]', scores=(0, 0))
         drawn: object = NO_TILE,
         winner: object = None,
     ) -> State:
-        """A state of these fields, unchecked: ``State.__new__(State, ...)`` is how the engine builds one.
-
-        This body runs in the compiled build; the interpreted build replaces it
-        (:func:`sniff_rules._fast.frozen_value`). A field of a type the value cannot
-        hold is refused here by the public check, as the interpreted build refuses it.
-        """
+        """Unchecked, for the engine; runs compiled only (the interpreted build replaces it: _fast.frozen_value)."""
         if (
             type(context) is not RoundContext
             or type(phase) is not Phase
@@ -170,15 +129,8 @@ hands=('[0|1] [2|2]', '[3|4]'), boneyard='[5|5]', layout='[1|1]', scores=(0, 0))
         ):
             refuse_unstorable(
                 _check_state_fields,
-                context=context,
-                phase=phase,
-                to_move=to_move,
-                hand_masks=hand_masks,
-                boneyard_ids=boneyard_ids,
-                layout=layout,
-                scores=scores,
-                drawn=drawn,
-                winner=winner,
+                cls,
+                (context, phase, to_move, hand_masks, boneyard_ids, layout, scores, drawn, winner),
             )
         state = object.__new__(cls)
         object.__setattr__(state, "context", context)
@@ -367,11 +319,8 @@ def _new_state(
     drawn: TileIndex = NO_TILE,
     winner: Side | None = None,
 ) -> State:
-    """``State(...)`` without the public check, for the engine, which builds from values it holds good.
-
-    Compiled, this is a direct call of the native ``__new__``. Interpreted, the module
-    binds the name to the generated constructor instead (below), one call cheaper.
-    """
+    """``State(...)`` unchecked, for the engine: compiled, a direct call of the native ``__new__``;
+    interpreted, the name is bound to the generated constructor instead (below), one call cheaper."""
     return State.__new__(State, context, phase, to_move, hand_masks, boneyard_ids, layout, scores, drawn, winner)
 
 

@@ -13,13 +13,13 @@ engine works on those numbers and bit masks of them, the public API on
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final, NewType, TypeAlias, cast, overload
 
 import attrs
 
 from sniff_rules._fast import sealed
-from sniff_rules.errors import InvalidTileError, NotationError
+from sniff_rules.errors import InvalidStateError, InvalidTileError, NotationError, described
 
 Pip: TypeAlias = int
 """A half's pip value, 0..6."""
@@ -246,3 +246,26 @@ def pips_of_mask(mask: int) -> int:
     """
     low, second, third, high = _PIPS_OF_CHUNK
     return low[mask & 127] + second[mask >> 7 & 127] + third[mask >> 14 & 127] + high[mask >> 21 & 127]
+
+
+TilesText: TypeAlias = "Sequence[Tile] | str"
+"""Tiles given as values, or as text such as ``'[0|5] [1|2]'``."""
+
+
+def _tiles_given(tiles: TilesText, what: str) -> tuple[Tile, ...]:
+    found = parse_tiles(tiles) if isinstance(tiles, str) else tiles
+    if not isinstance(found, (tuple, list)) or not all(isinstance(tile, Tile) for tile in found):
+        raise InvalidStateError("FORMAT-3", f"{what} is a sequence of tiles or their text, got {described(tiles)}")
+    return tuple(found)
+
+
+def _mask_of_hand(tiles: TilesText, what: str) -> HandMask:
+    hand = _tiles_given(tiles, what)
+    mask = mask_of_tiles(hand)
+    if mask.bit_count() != len(hand):
+        # Entries, not tiles: a hand is a secret a refusal must not show.
+        first = next(index for index, tile in enumerate(hand) if hand.index(tile) != index)
+        raise InvalidStateError(
+            "SETUP-1", f"{what} holds a tile twice: entries {hand.index(hand[first])} and {first} are one tile"
+        )
+    return mask
