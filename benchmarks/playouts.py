@@ -94,15 +94,22 @@ def microseconds_per_call(pairs: list[tuple[State, Move]], repeat: int = 5) -> t
     return best_legal / len(pairs) * 1e6, best_apply / len(pairs) * 1e6
 
 
-def _reachable(root: object) -> dict[int, object]:
+def _identity(item: object) -> object:
+    """What tells two reachable objects apart: an int by its value, since the compiled build's native
+    values box an int field anew on every read; any other object by its id."""
+    return ("int", item) if type(item) is int else id(item)
+
+
+def _reachable(root: object) -> dict[object, object]:
     """Every object reachable from ``root`` through attrs fields, tuples and dict values."""
-    seen: dict[int, object] = {}
+    seen: dict[object, object] = {}
     todo = [root]
     while todo:
         item = todo.pop()
-        if id(item) in seen or item is None or isinstance(item, (bool, str, float)):
+        key = _identity(item)
+        if key in seen or item is None or isinstance(item, (bool, str, float)):
             continue
-        seen[id(item)] = item
+        seen[key] = item
         if isinstance(item, tuple):
             todo.extend(item)
         elif isinstance(item, dict):
@@ -112,7 +119,7 @@ def _reachable(root: object) -> dict[int, object]:
     return seen
 
 
-def _interned() -> frozenset[int]:
+def _interned() -> frozenset[object]:
     """ids of the values every state shares process-wide: the library's tiles,
     attachment points, placements, ports and phases, built once at import.
 
@@ -131,11 +138,11 @@ _SMALL_INTS: Final = range(-5, 257)
 """CPython keeps one object for each of these ints."""
 
 
-def _is_interned(item: object, interned: frozenset[int]) -> bool:
-    return id(item) in interned or (type(item) is int and item in _SMALL_INTS)
+def _is_interned(item: object, interned: frozenset[object]) -> bool:
+    return _identity(item) in interned or (type(item) is int and item in _SMALL_INTS)
 
 
-def bytes_added(before: State, after: State, interned: frozenset[int] | None = None) -> int:
+def bytes_added(before: State, after: State, interned: frozenset[object] | None = None) -> int:
     """Bytes of the objects ``after`` holds that ``before`` does not share.
 
     Small ints and the library's interned tiles, points and placements are

@@ -26,6 +26,7 @@ import sniff_rules.draw
 import sniff_rules.formats
 import sniff_rules.play
 import sniff_rules.position
+from sniff_rules._fast import is_native
 from sniff_rules.errors import SniffError
 from sniff_rules.layout import AttachmentPoint, Layout, Port
 from sniff_rules.moves import Move, Place, apply
@@ -402,3 +403,12 @@ def library_namespace() -> dict[str, object]:
     for ring in PLAIN_RINGS:
         namespace.update({name: getattr(ring, name) for name in ring.__all__})
     return namespace
+
+
+COMPILED_CORE: Final = is_native(State)
+"""The core under test is the compiled build (``SNIFF_RULES_COMPILE=1``); ``.ci/run`` runs the suite under both."""
+
+
+def interpreted_only(why: str) -> pytest.MarkDecorator:
+    """Skip a test under the compiled build, saying why it needs the pure source; the pure pass runs it."""
+    return pytest.mark.skipif(COMPILED_CORE, reason=f"runs on the pure source only: {why}")

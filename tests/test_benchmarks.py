@@ -19,7 +19,7 @@ from sniff_rules.moves import Draw, Pass, Place, apply, legal_moves
 from sniff_rules.rules import Rules
 from sniff_rules.state import Phase, new_match, next_round
 from sniff_rules.tiles import Tile
-from support import pt
+from support import interpreted_only, pt
 
 
 def _moves_played(players: int, seeds: Iterable[int]) -> tuple[int, int, int]:
@@ -154,6 +154,7 @@ def test_recorded_pairs_are_the_moves_of_the_playouts() -> None:
     assert all(move in legal_moves(state) for state, move in pairs)
 
 
+@interpreted_only("cProfile sees the calls of interpreted functions, not of compiled ones")
 def test_the_profile_times_the_playouts_it_names() -> None:
     """--profile: the engine's calls are counted once per move of the same matches."""
     matches = play_matches(4, range(2))

@@ -21,7 +21,13 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from support import interpreted_only
+
 ROOT = Path(__file__).resolve().parent.parent
+
+
+# mutmut mutates the .py files, which a compiled module in the copy would shadow.
+pytestmark = interpreted_only("mutation testing mutates the pure source")
 
 
 def _mutmut() -> dict[str, Any]:
