@@ -276,10 +276,6 @@ def _native_value(cls: type[T], check: Callable[[Any], None], with_repr: bool) -
             return NotImplemented
         return values(self) == values(other)
 
-    def __ne__(self: object, other: object) -> bool:
-        equal = __eq__(self, other)
-        return equal if equal is NotImplemented else not equal
-
     def __hash__(self: object) -> int:
         return hash(values(self))
 
@@ -289,7 +285,8 @@ def _native_value(cls: type[T], check: Callable[[Any], None], with_repr: bool) -
     def __init__(self: object, *_args: object, **_kwargs: object) -> None:
         check(self)
 
-    target.__eq__, target.__ne__, target.__hash__ = __eq__, __ne__, __hash__
+    # != comes from __eq__, as for any class: object.__ne__ inverts it.
+    target.__eq__, target.__hash__ = __eq__, __hash__
     # What constructor(cls) hands out: the native __new__, without the public check.
     target._construct = staticmethod(functools.partial(cls.__new__, cls))
     target.__reduce__, target.__init__ = __reduce__, __init__
