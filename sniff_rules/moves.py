@@ -10,11 +10,12 @@ and never changes the state it was given.
 from __future__ import annotations
 
 from operator import sub
-from typing import Any, Final, NoReturn, TypeAlias, overload
+from typing import Any, Final, NoReturn, TypeAlias, final, overload
 
 import attrs
 
-from sniff_rules._fast import sealed
+from sniff_rules._fast import refuse_unstorable, sealed
+from sniff_rules._value_class import value_class
 from sniff_rules.errors import IllegalMoveError, InvalidMoveError, InvalidStateError, described, unchained
 from sniff_rules.layout import (
     POINT_VALUE,
@@ -58,19 +59,39 @@ def _check_move_target(_instance: object, _attribute: object, target: Any) -> No
         raise InvalidMoveError("TURN-1", f"a placement's target is an AttachmentPoint or None, got {target!r}")
 
 
-def _shared_place(seat: Seat, tile: Tile, target: AttachmentPoint | None = None) -> Place:
-    """A copied or unpickled placement: rebuilt and checked, never sharing state with the engine's tables."""
-    return Place(seat, tile, target)
+def _check_place_fields(place: Any) -> None:
+    # The order attrs' validators ran in when Place was an attrs class: seat, tile, target.
+    _check_move_seat(place, None, place.seat)
+    _check_move_tile(place, None, place.tile)
+    _check_move_target(place, None, place.target)
 
 
-@sealed(_shared_place)
-@attrs.frozen(repr=False)
+@final
+@value_class(frozen=True, auto_attribs=True, slots=False, repr=False, weakref_slot=False)
 class Place:
     """Put ``tile`` on ``target``; the lead has no target (PLACE-1, OPEN-3)."""
 
-    seat: Seat = attrs.field(validator=_check_move_seat)
-    tile: Tile = attrs.field(validator=_check_move_tile)
-    target: AttachmentPoint | None = attrs.field(default=None, validator=_check_move_target)
+    seat: Seat
+    tile: Tile
+    target: AttachmentPoint | None = None
+
+    def __new__(cls, seat: object, tile: object, target: object = None) -> Place:
+        """Unchecked, for the engine; runs compiled only (the interpreted build replaces it: _fast.frozen_value)."""
+        if (
+            type(seat) is not int
+            or not isinstance(tile, Tile)
+            or (target is not None and not isinstance(target, AttachmentPoint))
+        ):
+            refuse_unstorable(_check_place_fields, cls, (seat, tile, target))
+        place = object.__new__(cls)
+        object.__setattr__(place, "seat", seat)
+        object.__setattr__(place, "tile", tile)
+        object.__setattr__(place, "target", target)
+        return place
+
+    def _check_fields(self) -> None:
+        """What ``Place(...)`` checks, and ``Place.__new__(Place, ...)`` does not (TURN-1, TURN-2)."""
+        _check_place_fields(self)
 
     def __repr__(self) -> str:
         if self.target is None:
