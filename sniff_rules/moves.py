@@ -140,8 +140,8 @@ _PASSES: Final = tuple(Pass(seat) for seat in range(MAX_PLAYERS))
 _LEADS: Final = tuple(tuple(Place(seat, tile) for tile in DOUBLE_SIX) for seat in range(MAX_PLAYERS))
 
 # Places onto one point by one seat, keyed by (hand & tiles showing the point's
-# value): at most 128 keys per point, filled as they are first met. Only the
-# speed of legal_moves depends on it.
+# value): the 127 non-empty keys of a point all at once, the first time a seat
+# may attach there (_fill_point). Only the speed of legal_moves depends on it.
 _PLACES_ON: Final[tuple[tuple[dict[int, tuple[Place, ...]], ...], ...]] = tuple(
     tuple({} for _ in POINT_VALUE) for _ in range(MAX_PLAYERS)
 )
@@ -149,29 +149,34 @@ _POINT_NEEDS: Final = tuple(PIP_MASK[value] for value in POINT_VALUE)
 """For each point id, the tiles that could attach there."""
 
 
-_PLACE_OF: Final[dict[tuple[Seat, PointId, TileIndex], Place]] = {}
-"""Each (seat, point id, tile index) placement made so far, so that the
-tuples above share their moves and a new key costs no new Place."""
-
-
 def _fill_places(seat: Seat, open_ids: tuple[PointId, ...], hand: int) -> tuple[Place, ...]:
-    """The placements of ``hand`` on ``open_ids``, adding what the tables lack."""
+    """The placements of ``hand`` on ``open_ids``, filling the tables of the points they lack."""
     moves: list[Place] = []
     for point_id in open_ids:
         candidates = hand & _POINT_NEEDS[point_id]
         if not candidates:
             continue
-        found = _PLACES_ON[seat][point_id].get(candidates)
-        if found is None:
-            places = []
-            for index in indices_of_mask(candidates):
-                place = _PLACE_OF.get((seat, point_id, index))
-                if place is None:
-                    place = _PLACE_OF[seat, point_id, index] = Place(seat, DOUBLE_SIX[index], POINTS[point_id])
-                places.append(place)
-            found = _PLACES_ON[seat][point_id][candidates] = tuple(places)
-        moves += found
+        cache = _PLACES_ON[seat][point_id]
+        if not cache:
+            _fill_point(cache, seat, point_id)
+        moves += cache[candidates]
     return tuple(moves)
+
+
+def _fill_point(cache: dict[int, tuple[Place, ...]], seat: Seat, point_id: PointId) -> None:
+    """Fill ``cache`` with the places of every set of tiles that could attach at ``point_id``.
+
+    All 127 at once: a hand loses tiles as it plays and gains them as it draws,
+    so filling only the sets met would miss again and again; this way each
+    seat's point misses once.
+    """
+    needs = _POINT_NEEDS[point_id]
+    target = POINTS[point_id]
+    place_of = {index: Place(seat, DOUBLE_SIX[index], target) for index in indices_of_mask(needs)}
+    subset = needs
+    while subset:
+        cache[subset] = tuple([place_of[index] for index in indices_of_mask(subset)])
+        subset = (subset - 1) & needs
 
 
 def _fitting(layout: Layout) -> int:

@@ -23,7 +23,7 @@ from sniff_rules.layout import (
     _step,
     place_on,
 )
-from sniff_rules.moves import _DRAWS, _LEADS, _PASSES, _POINT_NEEDS, Draw, Pass, Place, _fill_places
+from sniff_rules.moves import _DRAWS, _LEADS, _PASSES, _PLACES_ON, _POINT_NEEDS, Draw, Pass, Place, _fill_places
 from sniff_rules.points import _make_points
 from sniff_rules.randomness import _shuffle_groups
 from sniff_rules.tiles import (
@@ -165,6 +165,27 @@ def test_the_move_tables_hold_each_seats_draw_pass_leads_and_placements() -> Non
     )
     assert expected == _fill_places(2, open_ids, hand)
     assert expected == _fill_places(2, open_ids, hand)
+
+
+def test_a_points_table_holds_the_places_of_every_set_of_tiles_that_fit_it() -> None:
+    """PLACE-1, CONV-2: once a seat may attach at a point, its table answers every hand at once, each set
+    of fitting tiles with the places built by hand in tile order, one Place per tile shared between sets."""
+    point = pt(Tile(2, 5), HIGH)
+    needs = _POINT_NEEDS[point.id]
+    _fill_places(1, (point.id,), needs)
+    table = _PLACES_ON[1][point.id]
+    subsets: set[int] = set()
+    subset = needs
+    while subset:
+        subsets.add(subset)
+        subset = (subset - 1) & needs
+    assert len(subsets) == 127
+    assert set(table) == subsets
+    for mask, places in table.items():
+        assert places == tuple(Place(1, tile, point) for tile in tiles_of_mask(mask)), mask
+    singles = {places[0].tile: places[0] for mask, places in table.items() if len(places) == 1}
+    for places in table.values():
+        assert all(place is singles[place.tile] for place in places)
 
 
 def test_each_lead_layout_is_built_as_the_rules_say() -> None:
