@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from typing import Any, Final, Protocol, TypeVar, final, overload
 
-import attrs
-
-from sniff_rules._fast import constructor, fast_frozen
+from sniff_rules._fast import constructor, is_native, refuse_unstorable
+from sniff_rules._value_class import value_class
 from sniff_rules.errors import InvalidStateError, described
 
 _MASK64: Final = (1 << 64) - 1
@@ -35,15 +34,14 @@ class RandomSource(Protocol):
         ...
 
 
-def _check_source_state(source: SplitMix64) -> None:
+def _check_source_state(source: Any) -> None:
     state = source.state
     if type(state) is not int or not 0 <= state <= _MASK64:
         raise InvalidStateError("SETUP-5", f"a SplitMix64 state is an integer in 0..2**64-1, got {state!r}")
 
 
 @final
-@fast_frozen(check=_check_source_state)
-@attrs.frozen(weakref_slot=False)
+@value_class(frozen=True, auto_attribs=True, slots=False, weakref_slot=False)
 class SplitMix64:
     """SplitMix64 (Steele, Lea, Flood 2014) with rejection sampling.
 
@@ -53,6 +51,18 @@ class SplitMix64:
     """
 
     state: int
+
+    def __new__(cls, state: object) -> SplitMix64:
+        """Unchecked, for the engine; runs compiled only (the interpreted build replaces it: _fast.frozen_value)."""
+        if type(state) is not int:
+            refuse_unstorable(_check_source_state, cls, (state,))
+        source = object.__new__(cls)
+        object.__setattr__(source, "state", state)
+        return source
+
+    def _check_fields(self) -> None:
+        """What ``SplitMix64(...)`` checks, and ``SplitMix64.__new__(SplitMix64, ...)`` does not (SETUP-5)."""
+        _check_source_state(self)
 
     @overload  # type: ignore[misc]  # the typed face; the body takes Any to refuse by rule (_fast: checked calls)
     @classmethod
@@ -89,10 +99,15 @@ class SplitMix64:
                 return value % bound, _advanced(state)
 
 
-_advanced: Final = constructor(SplitMix64)
-"""``SplitMix64(state)`` for a state already masked to 64 bits, without the
-check: every deal advances the source several times, and a masked state
-cannot fail it."""
+def _advanced(state: int) -> SplitMix64:
+    """``SplitMix64(state)`` for a state already masked to 64 bits, without the check: every deal
+    advances the source several times, and a masked state cannot fail it. Compiled, a direct call
+    of the native ``__new__``; interpreted, the name is bound to the generated constructor instead."""
+    return SplitMix64.__new__(SplitMix64, state)
+
+
+if not is_native(SplitMix64):
+    globals()["_advanced"] = constructor(SplitMix64)
 
 
 def _mix(state: int) -> int:
